@@ -1,0 +1,117 @@
+import type { Db } from './db';
+import { EventsRepo } from './events.repo';
+import type { EventKindT, SessionEventT } from '../../shared/contract';
+import type { Clock } from '../util/clock';
+
+/** Chunk kinds that are coalesced with an immediately preceding event of the same kind. */
+const COALESCED: ReadonlySet<EventKindT> = new Set<EventKindT>(['agent_message', 'agent_thought']);
+/** A coalesced chunk stops growing past this size, so one row never gets huge. */
+const MAX_COALESCED_CHARS = 64 * 1024;
+
+export type Schedule = (fn: () => void) => void;
+
+/**
+ * The only writer of transcript events. Each append gets the session's next gap-free seq at
+ * once; appends are batched per event-loop tick into one transaction, and subscribers hear
+ * about events only after that transaction committed ("stored before sent"). Consecutive
+ * message chunks of one session coalesce into one event while still unflushed: fewer rows,
+ * fewer frames, same order.
+ */
+export class EventLog {
+  private readonly repo: EventsRepo;
+  private readonly nextSeq = new Map<string, number>();
+  private pending: SessionEventT[] = [];
+  private readonly lastPending = new Map<string, SessionEventT>();
+  private scheduled = false;
+  private readonly writeBatch: (events: SessionEventT[]) => void;
+  private closed = false;
+
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+    private readonly onCommitted: (events: readonly SessionEventT[]) => void,
+    private readonly schedule: Schedule = (fn) => setImmediate(fn),
+  ) {
+    this.repo = new EventsRepo(db);
+    this.writeBatch = db.transaction((events: SessionEventT[]) => {
+      const last = new Map<string, { seq: number; at: number }>();
+      for (const e of events) {
+        this.repo.insert(e);
+        last.set(e.sessionId, { seq: e.seq, at: e.at });
+      }
+      for (const [sessionId, { seq, at }] of last) this.repo.setLastSeq(sessionId, seq, at);
+    });
+  }
+
+  /** Queues an event for `sessionId`; returns its seq (shared with the chunk it joined). */
+  append(sessionId: string, kind: EventKindT, payload: Record<string, unknown>): number {
+    if (this.closed) throw new Error('event log is closed');
+    const last = this.lastPending.get(sessionId);
+    if (
+      last &&
+      last.kind === kind &&
+      COALESCED.has(kind) &&
+      typeof payload.text === 'string' &&
+      typeof last.payload.text === 'string' &&
+      last.payload.text.length < MAX_COALESCED_CHARS
+    ) {
+      last.payload = { ...last.payload, text: last.payload.text + payload.text };
+      return last.seq;
+    }
+    const seq = this.allocate(sessionId);
+    const event: SessionEventT = { sessionId, seq, kind, payload, at: this.clock.now() };
+    this.pending.push(event);
+    this.lastPending.set(sessionId, event);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      this.schedule(() => this.flush());
+    }
+    return seq;
+  }
+
+  /** Writes everything queued in one transaction, then tells subscribers. */
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.lastPending.clear();
+    this.writeBatch(batch);
+    this.onCommitted(batch);
+  }
+
+  /** Last seq allocated for a session (committed or queued). */
+  lastSeq(sessionId: string): number {
+    return (this.nextSeq.get(sessionId) ?? (this.repo.lastSeq(sessionId) ?? 0) + 1) - 1;
+  }
+
+  /** Last seq that is committed and readable from the store. */
+  committedSeq(sessionId: string): number {
+    return this.repo.lastSeq(sessionId) ?? 0;
+  }
+
+  /** Drops the in-memory counter of a session that is no longer live (the row keeps it). */
+  forget(sessionId: string): void {
+    if (!this.lastPending.has(sessionId)) this.nextSeq.delete(sessionId);
+  }
+
+  close(): void {
+    this.flush();
+    this.closed = true;
+  }
+
+  get events(): EventsRepo {
+    return this.repo;
+  }
+
+  private allocate(sessionId: string): number {
+    let next = this.nextSeq.get(sessionId);
+    if (next === undefined) {
+      const stored = this.repo.lastSeq(sessionId);
+      if (stored === undefined) throw new Error(`unknown session ${sessionId}`);
+      next = stored + 1;
+    }
+    this.nextSeq.set(sessionId, next + 1);
+    return next;
+  }
+}

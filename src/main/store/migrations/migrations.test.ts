@@ -1,0 +1,79 @@
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { migrate, migrations } from './index';
+import { tempDir } from '../../test-support/temp-dir';
+
+const dirs: { cleanup(): void }[] = [];
+function freshDb(): Database.Database {
+  const dir = tempDir();
+  dirs.push(dir);
+  return new Database(join(dir.path, 'test.db'));
+}
+afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+
+const tables = (db: Database.Database): string[] =>
+  (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]).map(
+    (r) => r.name,
+  );
+
+describe('migrations', () => {
+  it('are numbered 1..n in order', () => {
+    expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
+  });
+
+  it('0001 creates sessions, events and prompts', () => {
+    const db = freshDb();
+    expect(migrate(db, 1)).toBe(1);
+    expect(tables(db)).toEqual(['events', 'prompts', 'sessions']);
+  });
+
+  it('0002 adds brokers and broker_owners on top of 0001', () => {
+    const db = freshDb();
+    migrate(db, 1);
+    expect(migrate(db, 2)).toBe(2);
+    expect(tables(db)).toContain('brokers');
+    expect(tables(db)).toContain('broker_owners');
+  });
+
+  it('0003 adds permissions and permission_rules and keeps existing rows', () => {
+    const db = freshDb();
+    migrate(db, 2);
+    db.prepare(
+      `INSERT INTO sessions (id, agent_id, cwd, state, created_at, updated_at, last_activity_at) VALUES ('s', 'demo', '/', 'ENDED', 1, 1, 1)`,
+    ).run();
+    expect(migrate(db, 3)).toBe(3);
+    expect(tables(db)).toEqual(expect.arrayContaining(['permissions', 'permission_rules']));
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM sessions`).get()).toEqual({ n: 1 });
+  });
+
+  it('0004 adds settings', () => {
+    const db = freshDb();
+    migrate(db, 3);
+    expect(migrate(db, 4)).toBe(4);
+    expect(tables(db)).toContain('settings');
+  });
+
+  it('is idempotent: running again changes nothing', () => {
+    const db = freshDb();
+    migrate(db);
+    const before = tables(db);
+    expect(migrate(db)).toBe(migrations.length);
+    expect(tables(db)).toEqual(before);
+  });
+
+  it('refuses a database from a newer Switchboard', () => {
+    const db = freshDb();
+    db.pragma(`user_version = ${migrations.length + 1}`);
+    expect(() => migrate(db)).toThrow(/newer than this Switchboard/);
+  });
+
+  it('rolls a failing migration back whole', () => {
+    const db = freshDb();
+    migrate(db, 1);
+    db.exec(`CREATE TABLE brokers (x INTEGER)`); // makes 0002 fail half-way
+    expect(() => migrate(db, 2)).toThrow();
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(tables(db)).not.toContain('broker_owners');
+  });
+});

@@ -1,0 +1,110 @@
+import type { Db } from './db';
+import type { SessionStateT } from '../../shared/contract';
+
+export interface SessionRow {
+  id: string;
+  agent_id: string;
+  cwd: string;
+  title: string | null;
+  first_prompt: string | null;
+  state: SessionStateT;
+  state_reason: string | null;
+  acp_session_id: string | null;
+  last_seq: number;
+  created_at: number;
+  updated_at: number;
+  last_activity_at: number;
+  detached_at: number | null;
+}
+
+/** Sessions table; statements are prepared once. */
+export class SessionsRepo {
+  private readonly stmts;
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      insert: db.prepare(
+        `INSERT INTO sessions (id, agent_id, cwd, state, created_at, updated_at, last_activity_at)
+         VALUES (@id, @agent_id, @cwd, @state, @now, @now, @now)`,
+      ),
+      get: db.prepare(`SELECT * FROM sessions WHERE id = ?`),
+      list: db.prepare(`SELECT * FROM sessions ORDER BY created_at DESC, id LIMIT ? OFFSET ?`),
+      setState: db.prepare(
+        `UPDATE sessions SET state = @to, state_reason = @reason, updated_at = @now,
+           detached_at = CASE WHEN @to = 'DETACHED' THEN @now ELSE detached_at END
+         WHERE id = @id AND state = @from`,
+      ),
+      setAcp: db.prepare(`UPDATE sessions SET acp_session_id = ?, updated_at = ? WHERE id = ?`),
+      setTitle: db.prepare(`UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?`),
+      setFirstPrompt: db.prepare(
+        `UPDATE sessions SET first_prompt = ?, updated_at = ? WHERE id = ? AND first_prompt IS NULL`,
+      ),
+      setCwd: db.prepare(`UPDATE sessions SET cwd = ?, updated_at = ? WHERE id = ?`),
+      touch: db.prepare(`UPDATE sessions SET last_activity_at = ? WHERE id = ?`),
+      inStates: db.prepare(`SELECT * FROM sessions WHERE state IN (SELECT value FROM json_each(?))`),
+      idleDetached: db.prepare(
+        `SELECT id FROM sessions WHERE state = 'DETACHED'
+           AND MAX(last_activity_at, COALESCE(detached_at, 0)) <= ? ORDER BY last_activity_at LIMIT ?`,
+      ),
+      count: db.prepare(`SELECT COUNT(*) AS n FROM sessions`),
+    };
+  }
+
+  insert(row: { id: string; agent_id: string; cwd: string; state: SessionStateT }, now: number): void {
+    this.stmts.insert.run({ ...row, now });
+  }
+
+  get(id: string): SessionRow | undefined {
+    return this.stmts.get.get(id) as SessionRow | undefined;
+  }
+
+  list(limit = 10_000, offset = 0): SessionRow[] {
+    return this.stmts.list.all(limit, offset) as SessionRow[];
+  }
+
+  /** Compare-and-set: changes the row only if it is still in `from`. Returns false otherwise. */
+  setState(id: string, from: SessionStateT, to: SessionStateT, reason: string | undefined, now: number): boolean {
+    return this.stmts.setState.run({ id, from, to, reason: reason ?? null, now }).changes === 1;
+  }
+
+  setAcpSessionId(id: string, acpSessionId: string | null, now: number): void {
+    this.stmts.setAcp.run(acpSessionId, now, id);
+  }
+
+  setTitle(id: string, title: string, now: number): void {
+    this.stmts.setTitle.run(title, now, id);
+  }
+
+  /** Stores the first prompt once; later prompts leave it. Returns true if it was stored. */
+  setFirstPrompt(id: string, text: string, now: number): boolean {
+    return this.stmts.setFirstPrompt.run(text, now, id).changes === 1;
+  }
+
+  setCwd(id: string, cwd: string, now: number): void {
+    this.stmts.setCwd.run(cwd, now, id);
+  }
+
+  touch(id: string, now: number): void {
+    this.stmts.touch.run(now, id);
+  }
+
+  inStates(states: readonly SessionStateT[]): SessionRow[] {
+    return this.stmts.inStates.all(JSON.stringify(states)) as SessionRow[];
+  }
+
+  /** DETACHED sessions whose later of last activity and detach time is at or before `cutoff`. */
+  idleDetached(cutoff: number, limit = 500): string[] {
+    return (this.stmts.idleDetached.all(cutoff, limit) as { id: string }[]).map((r) => r.id);
+  }
+
+  count(): number {
+    return (this.stmts.count.get() as { n: number }).n;
+  }
+}
+
+/** The title a person sees: the agent's, else the first prompt's first 60 characters. */
+export function displayTitle(row: Pick<SessionRow, 'title' | 'first_prompt'>): string {
+  if (row.title && row.title.trim()) return row.title.trim();
+  if (row.first_prompt && row.first_prompt.trim()) return row.first_prompt.trim().replace(/\s+/g, ' ').slice(0, 60);
+  return 'New session';
+}

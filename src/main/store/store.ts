@@ -1,0 +1,28 @@
+import { openDatabase, type Db, type OpenOptions } from './db';
+import { SessionsRepo } from './sessions.repo';
+import { BrokersRepo } from './brokers.repo';
+import { PermissionsRepo } from './permissions.repo';
+import { SettingsRepo } from './settings.repo';
+
+/** The host's SQLite database and its repositories. */
+export class Store {
+  readonly sessions: SessionsRepo;
+  readonly brokers: BrokersRepo;
+  readonly permissions: PermissionsRepo;
+  readonly settings: SettingsRepo;
+
+  constructor(readonly db: Db) {
+    this.sessions = new SessionsRepo(db);
+    this.brokers = new BrokersRepo(db);
+    this.permissions = new PermissionsRepo(db);
+    this.settings = new SettingsRepo(db);
+  }
+
+  static open(file: string, options?: OpenOptions): Store {
+    return new Store(openDatabase(file, options));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,26 @@
+/** Time is passed in so timers (reaper, deadlines, grace periods) are tested with fake time. */
+export interface TimerHandle {
+  unref?(): unknown;
+}
+
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** Resolves after `ms` on the given clock. */
+export function delay(clock: Clock, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    clock.setTimeout(resolve, ms);
+  });
+}
+
+/** Largest delay Node's timers accept; larger values fire at once with a warning. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;

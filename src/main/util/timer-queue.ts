@@ -1,0 +1,78 @@
+import type { Clock, TimerHandle } from './clock';
+import { MAX_TIMER_MS } from './clock';
+
+/**
+ * One timer for the whole host. Components schedule keyed tasks (the reaper's next tick,
+ * each pending permission's deadline); only the earliest is armed on the clock, so there is
+ * never a timer per session. The armed timer is unref'd: it never keeps the process alive.
+ */
+export class TimerQueue {
+  private readonly tasks = new Map<string, { at: number; fn: () => void }>();
+  private armed: { handle: TimerHandle; at: number } | undefined;
+  private stopped = false;
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Runs `fn` at time `at` (replacing any task with the same key). */
+  at(key: string, at: number, fn: () => void): void {
+    if (this.stopped) return;
+    this.tasks.set(key, { at, fn });
+    this.rearm();
+  }
+
+  cancel(key: string): void {
+    if (this.tasks.delete(key)) this.rearm();
+  }
+
+  has(key: string): boolean {
+    return this.tasks.has(key);
+  }
+
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  /** True while a clock timer is armed (there is exactly one or none). */
+  get isArmed(): boolean {
+    return this.armed !== undefined;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.tasks.clear();
+    this.disarm();
+  }
+
+  private rearm(): void {
+    let earliest = Infinity;
+    for (const task of this.tasks.values()) earliest = Math.min(earliest, task.at);
+    if (earliest === Infinity) return this.disarm();
+    if (this.armed && this.armed.at === earliest) return;
+    this.disarm();
+    const wait = Math.min(MAX_TIMER_MS, Math.max(0, earliest - this.clock.now()));
+    const handle = this.clock.setTimeout(() => this.fire(), wait);
+    handle.unref?.();
+    this.armed = { handle, at: earliest };
+  }
+
+  private disarm(): void {
+    if (this.armed) this.clock.clearTimeout(this.armed.handle);
+    this.armed = undefined;
+  }
+
+  private fire(): void {
+    this.armed = undefined;
+    const now = this.clock.now();
+    const due = [...this.tasks.entries()].filter(([, t]) => t.at <= now).sort((a, b) => a[1].at - b[1].at);
+    for (const [key] of due) this.tasks.delete(key);
+    for (const [, task] of due) {
+      try {
+        task.fn();
+      } catch (err) {
+        // A failing task must not stop the others or the queue itself.
+        console.error('[timer-queue] task failed', err);
+      }
+    }
+    this.rearm();
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Command and event names without zod, for the sandboxed preload (which must stay small).
+ * A unit test asserts these lists equal the contract's keys.
+ */
+export const commandNameList = [
+  'host:info',
+  'sessions:list',
+  'sessions:create',
+  'sessions:switch',
+  'sessions:detach',
+  'sessions:close',
+  'transcript:page',
+  'transcript:since',
+  'prompt:send',
+  'prompt:cancel',
+  'permissions:answer',
+  'permissions:rules',
+  'permissions:revoke',
+  'settings:update',
+] as const;
+
+export const eventNameList = [
+  'session:event',
+  'session:updated',
+  'permission:requested',
+  'permission:resolved',
+  'session:resync',
+] as const;
+
+export const channelPrefix = 'sb:';
+export const commandChannel = (name: string): string => `${channelPrefix}cmd:${name}`;
+export const eventChannel = (name: string): string => `${channelPrefix}evt:${name}`;

@@ -1,0 +1,291 @@
+/**
+ * The one IPC contract between the session host and its windows. Every command (request →
+ * response) and every event is a zod schema here; the Electron IPC transport, the WebSocket
+ * transport and the preload are all built from these tables. Types are inferred, never
+ * written twice.
+ */
+import { z } from 'zod';
+import { ErrorCode } from './errors';
+
+export const SessionId = z.uuid();
+export const ClientMessageId = z.uuid();
+
+export const SessionState = z.enum(['CREATED', 'STARTING', 'ACTIVE', 'DETACHED', 'CLOSING', 'ENDED']);
+
+export const AgentInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  command: z.string(),
+  args: z.array(z.string()),
+});
+
+export const SessionView = z.object({
+  id: SessionId,
+  agentId: z.string(),
+  cwd: z.string(),
+  title: z.string(),
+  state: SessionState,
+  stateReason: z.string().optional(),
+  running: z.boolean(),
+  pendingPermissions: z.number().int().nonnegative(),
+  lastSeq: z.number().int().nonnegative(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  lastActivityAt: z.number(),
+});
+
+/** Permission option as the agent named it. */
+export const PermissionOption = z.object({
+  optionId: z.string(),
+  name: z.string(),
+  kind: z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']),
+});
+
+export const ToolCallView = z.object({
+  toolCallId: z.string(),
+  title: z.string(),
+  kind: z.string().optional(),
+  status: z.string().optional(),
+  /** ACP tool call content blocks (text, diff, terminal), as the agent sent them. */
+  content: z.array(z.unknown()).optional(),
+  locations: z.array(z.object({ path: z.string(), line: z.number().nullish() })).optional(),
+  rawInput: z.unknown().optional(),
+});
+
+export const PermissionView = z.object({
+  requestId: z.string(),
+  sessionId: SessionId,
+  toolCall: ToolCallView,
+  options: z.array(PermissionOption),
+  createdAt: z.number(),
+  /** When the request is answered automatically if no window watches the session. */
+  deadlineAt: z.number().optional(),
+});
+
+export const PermissionDecider = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('window'), clientId: z.string() }),
+  z.object({ kind: z.literal('timeout') }),
+  z.object({ kind: z.literal('rule'), ruleId: z.string() }),
+  z.object({ kind: z.literal('cancel'), reason: z.string() }),
+]);
+
+export const PermissionRule = z.object({
+  id: z.string(),
+  sessionId: SessionId,
+  toolKind: z.string(),
+  decision: z.enum(['allow_always', 'reject_always']),
+  createdAt: z.number(),
+});
+
+/**
+ * Stored transcript events. `payload` depends on `kind`; the renderer narrows on kind.
+ * Consecutive `agent_message` / `agent_thought` chunks are coalesced before storage.
+ */
+export const EventKind = z.enum([
+  'user_message',
+  'agent_message',
+  'agent_thought',
+  'tool_call',
+  'tool_call_update',
+  'plan',
+  'session_info',
+  'available_commands',
+  'turn_started',
+  'turn_ended',
+  'permission_requested',
+  'permission_resolved',
+  'error',
+  'notice',
+  'agent_update',
+]);
+
+export const SessionEvent = z.object({
+  sessionId: SessionId,
+  seq: z.number().int().positive(),
+  kind: EventKind,
+  payload: z.record(z.string(), z.unknown()),
+  at: z.number(),
+});
+
+export const Settings = z.object({
+  /** 0 disables the idle reaper. */
+  idleTimeoutMs: z.number().int().nonnegative(),
+  reapIntervalMs: z.number().int().nonnegative(),
+  permissionTimeoutMs: z.number().int().nonnegative(),
+  defaultCwd: z.string(),
+  defaultAgentId: z.string(),
+  maxSessionsPerBroker: z.number().int().positive(),
+});
+
+export const HostInfo = z.object({
+  version: z.string(),
+  headless: z.boolean(),
+  clientId: z.string(),
+  agents: z.array(AgentInfo),
+  settings: Settings,
+});
+
+const Empty = z.object({}).strict();
+const Ok = z.object({ ok: z.literal(true) });
+const BySession = z.object({ sessionId: SessionId }).strict();
+
+export const CreateSession = z
+  .object({
+    id: SessionId.optional(),
+    agentId: z.string().min(1).optional(),
+    cwd: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const SwitchSession = z
+  .object({
+    sessionId: SessionId,
+    /** The window stops watching this one (if it watched it) once the switch is answered. */
+    fromSessionId: SessionId.optional(),
+  })
+  .strict();
+
+export const SwitchResult = z.object({
+  session: SessionView,
+  running: z.boolean(),
+  lastSeq: z.number().int().nonnegative(),
+  pendingPermissions: z.array(PermissionView),
+});
+
+export const TranscriptPage = z
+  .object({
+    sessionId: SessionId,
+    /** Newest events strictly before this seq; omitted means the newest page. */
+    beforeSeq: z.number().int().positive().optional(),
+    limit: z.number().int().min(1).max(1000).default(200),
+  })
+  .strict();
+
+export const TranscriptSince = z
+  .object({
+    sessionId: SessionId,
+    afterSeq: z.number().int().nonnegative(),
+    limit: z.number().int().min(1).max(5000).default(2000),
+  })
+  .strict();
+
+export const EventPage = z.object({
+  events: z.array(SessionEvent),
+  /** More events exist beyond this page in the direction asked. */
+  hasMore: z.boolean(),
+});
+
+export const SendPrompt = z
+  .object({
+    sessionId: SessionId,
+    clientMessageId: ClientMessageId,
+    text: z.string().min(1).max(1_000_000),
+  })
+  .strict();
+
+export const SendAccepted = z.object({
+  accepted: z.literal(true),
+  /** False when the same clientMessageId was already accepted: nothing was sent again. */
+  duplicate: z.boolean(),
+});
+
+export const AnswerPermission = z
+  .object({
+    requestId: z.string().min(1),
+    sessionId: SessionId,
+    optionId: z.string().min(1),
+  })
+  .strict();
+
+export const RevokeRule = z.object({ sessionId: SessionId, ruleId: z.string().min(1) }).strict();
+
+export const UpdateSettings = Settings.partial().strict();
+
+export const commands = {
+  'host:info': { req: Empty, res: HostInfo },
+  'sessions:list': { req: Empty, res: z.array(SessionView) },
+  'sessions:create': { req: CreateSession, res: SessionView },
+  'sessions:switch': { req: SwitchSession, res: SwitchResult },
+  'sessions:detach': { req: BySession, res: Ok },
+  'sessions:close': { req: BySession, res: SessionView },
+  'transcript:page': { req: TranscriptPage, res: EventPage },
+  'transcript:since': { req: TranscriptSince, res: EventPage },
+  'prompt:send': { req: SendPrompt, res: SendAccepted },
+  'prompt:cancel': { req: BySession, res: Ok },
+  'permissions:answer': { req: AnswerPermission, res: Ok },
+  'permissions:rules': { req: BySession, res: z.array(PermissionRule) },
+  'permissions:revoke': { req: RevokeRule, res: Ok },
+  'settings:update': { req: UpdateSettings, res: Settings },
+} as const;
+
+export const events = {
+  /** A stored transcript event, to windows watching its session, in seq order. */
+  'session:event': SessionEvent,
+  /** A session's view changed (state, title, running, pending count): to every window. */
+  'session:updated': SessionView,
+  /** A permission request opened: to every window watching its session. */
+  'permission:requested': PermissionView,
+  /** A permission request was answered or withdrawn: to every window watching its session. */
+  'permission:resolved': z.object({ requestId: z.string(), sessionId: SessionId }),
+  /** The window fell too far behind; it must reload from `lastSeq` with transcript:since. */
+  'session:resync': z.object({ sessionId: SessionId, lastSeq: z.number().int().nonnegative() }),
+} as const;
+
+export type Commands = typeof commands;
+export type CommandName = keyof Commands;
+export type CommandRequest<C extends CommandName> = z.input<Commands[C]['req']>;
+export type CommandParams<C extends CommandName> = z.output<Commands[C]['req']>;
+export type CommandResponse<C extends CommandName> = z.output<Commands[C]['res']>;
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+
+export type SessionStateT = z.output<typeof SessionState>;
+export type SessionViewT = z.output<typeof SessionView>;
+export type SessionEventT = z.output<typeof SessionEvent>;
+export type EventKindT = z.output<typeof EventKind>;
+export type PermissionViewT = z.output<typeof PermissionView>;
+export type PermissionOptionT = z.output<typeof PermissionOption>;
+export type PermissionDeciderT = z.output<typeof PermissionDecider>;
+export type PermissionRuleT = z.output<typeof PermissionRule>;
+export type ToolCallViewT = z.output<typeof ToolCallView>;
+export type SettingsT = z.output<typeof Settings>;
+export type HostInfoT = z.output<typeof HostInfo>;
+export type AgentInfoT = z.output<typeof AgentInfo>;
+export type SwitchResultT = z.output<typeof SwitchResult>;
+export type EventPageT = z.output<typeof EventPage>;
+
+export const commandNames = Object.keys(commands) as CommandName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+/** Every command answers with this wrapper across a process boundary. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: WireError };
+
+export const WireError = z.object({
+  code: ErrorCode,
+  message: z.string(),
+  details: z.unknown().optional(),
+});
+export type WireError = z.output<typeof WireError>;
+
+/** The renderer-side API: one function per command, one subscription per event. */
+export type Api = {
+  [C in CommandName]: (req: CommandRequest<C>) => Promise<Result<CommandResponse<C>>>;
+} & {
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  /** Fires when the transport reconnects (WebSocket) so views can catch up from their last seq. */
+  onReconnect(listener: () => void): () => void;
+};
+
+export { commandChannel, eventChannel, channelPrefix } from './channels';
+
+/** The WebSocket frames carrying the same contract. */
+export const WsRequest = z.object({
+  id: z.number().int(),
+  command: z.string(),
+  payload: z.unknown(),
+});
+export const WsFrame = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('response'), id: z.number().int(), result: z.unknown() }),
+  z.object({ type: z.literal('event'), event: z.string(), payload: z.unknown() }),
+]);
