@@ -180,6 +180,8 @@ export const SendPrompt = z
     sessionId: SessionId,
     clientMessageId: ClientMessageId,
     text: z.string().min(1).max(1_000_000),
+    /** Set by the Retry button: restart an agent that was stopped after crashing repeatedly. */
+    retry: z.boolean().optional(),
   })
   .strict();
 

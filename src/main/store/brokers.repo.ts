@@ -17,7 +17,7 @@ export class BrokersRepo {
   /** Removes an owner; returns how many owners remain. */
   readonly removeOwner: (brokerId: string, sessionId: string) => number;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO brokers (id, agent_id, pid, pid_start_time, host_pid, host_start_time, created_at)

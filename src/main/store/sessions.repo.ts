@@ -21,7 +21,7 @@ export interface SessionRow {
 export class SessionsRepo {
   private readonly stmts;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO sessions (id, agent_id, cwd, state, created_at, updated_at, last_activity_at)
@@ -47,6 +47,7 @@ export class SessionsRepo {
            AND MAX(last_activity_at, COALESCE(detached_at, 0)) <= ? ORDER BY last_activity_at LIMIT ?`,
       ),
       count: db.prepare(`SELECT COUNT(*) AS n FROM sessions`),
+      recordPrompt: db.prepare(`INSERT OR IGNORE INTO prompts (session_id, client_message_id, at) VALUES (?, ?, ?)`),
     };
   }
 
@@ -95,6 +96,11 @@ export class SessionsRepo {
   /** DETACHED sessions whose later of last activity and detach time is at or before `cutoff`. */
   idleDetached(cutoff: number, limit = 500): string[] {
     return (this.stmts.idleDetached.all(cutoff, limit) as { id: string }[]).map((r) => r.id);
+  }
+
+  /** Remembers a prompt's client message id; false if it was seen before (a retried send). */
+  recordPrompt(sessionId: string, clientMessageId: string, now: number): boolean {
+    return this.stmts.recordPrompt.run(sessionId, clientMessageId, now).changes === 1;
   }
 
   count(): number {

@@ -1,0 +1,236 @@
+/**
+ * The demo agent's ACP surface: session lifecycle and prompt turns wired onto
+ * an SDK `AgentApp`. Kept apart from the process entry so the wiring can be
+ * read without the stdio and signal handling.
+ */
+import { randomUUID } from 'node:crypto';
+import * as acp from '@agentclientprotocol/sdk';
+import type { AgentContext, ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
+import { availableCommands } from './commands';
+import { HistoryStore, SessionJournal, type SessionMeta } from './history-store';
+import type { DemoLogger } from './log';
+import { runTurn, type TurnContext } from './turns';
+
+export const DEFAULT_TITLE = 'Demo session';
+
+type LiveSession = {
+  readonly id: string;
+  cwd: string;
+  title: string;
+  promptCount: number;
+  readonly journal: SessionJournal;
+  /** Set synchronously when a prompt arrives, so a racing second prompt or cancel sees it. */
+  turn: AbortController | undefined;
+};
+
+export type DemoAgentDeps = {
+  store: HistoryStore;
+  log: DemoLogger;
+  /** Ends the process at once; `/crash` uses it. */
+  crash: () => never;
+};
+
+export type DemoAgent = {
+  app: acp.AgentApp;
+  /** Writes buffered history; call before the process exits. */
+  flush(): void;
+};
+
+export function createDemoAgent({ store, log, crash }: DemoAgentDeps): DemoAgent {
+  const live = new Map<string, LiveSession>();
+
+  const goLive = (meta: SessionMeta, cwd: string): LiveSession => {
+    const existing = live.get(meta.sessionId);
+    if (existing) {
+      existing.cwd = cwd;
+      return existing;
+    }
+    const session: LiveSession = {
+      id: meta.sessionId,
+      cwd,
+      title: meta.title,
+      promptCount: meta.promptCount,
+      journal: new SessionJournal(store, meta.sessionId),
+      turn: undefined,
+    };
+    live.set(session.id, session);
+    return session;
+  };
+
+  const notify = (client: AgentContext, sessionId: string, update: SessionUpdate): Promise<void> =>
+    client.notify(acp.methods.client.session.update, { sessionId, update });
+
+  // Real agents announce these right after creating or restoring a session;
+  // clients must not lose them even though they precede the response.
+  const announce = async (client: AgentContext, session: LiveSession): Promise<void> => {
+    await notify(client, session.id, { sessionUpdate: 'available_commands_update', availableCommands });
+    await notify(client, session.id, { sessionUpdate: 'session_info_update', title: session.title });
+  };
+
+  const app = acp
+    .agent({ name: 'demo-agent' })
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      log.info('initialize', { clientProtocolVersion: params.protocolVersion, clientInfo: params.clientInfo });
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
+        },
+        agentInfo: { name: 'demo-agent', title: 'Switchboard demo agent', version: '0.1.0' },
+        authMethods: [],
+      };
+    })
+    // Prompt and cancel come first on purpose: the SDK dispatches messages
+    // concurrently and every handler registered earlier costs a message one
+    // more await, so this keeps a session/cancel or session/close sent right
+    // after a prompt from overtaking it.
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
+      const session = live.get(params.sessionId);
+      if (!session) throw acp.RequestError.sessionNotFound(params.sessionId);
+      // One turn at a time per session, rejected rather than queued: a queue
+      // would hide a client that forgets to wait for the previous stopReason.
+      if (session.turn) {
+        throw acp.RequestError.invalidRequest(
+          { sessionId: session.id },
+          'a prompt turn is already running in this session; cancel it or wait for its stopReason',
+        );
+      }
+      const turn = new AbortController();
+      session.turn = turn;
+      // The request's own signal covers `$/cancel_request` and a closed connection.
+      const onRequestAbort = (): void => turn.abort();
+      signal.addEventListener('abort', onRequestAbort, { once: true });
+      try {
+        const text = promptText(params.prompt);
+        const now = new Date().toISOString();
+        session.journal.recordPrompt(text, now);
+        const earlierPrompts = session.promptCount;
+        session.promptCount += 1;
+        store.updateMeta(session.id, { promptCount: session.promptCount, updatedAt: now });
+        log.debug('turn start', { sessionId: session.id, text: text.slice(0, 80) });
+
+        const ctx: TurnContext = {
+          sessionId: session.id,
+          cwd: session.cwd,
+          signal: turn.signal,
+          earlierPrompts,
+          send: (update) => {
+            session.journal.recordUpdate(update);
+            return notify(client, session.id, update);
+          },
+          requestPermission: async (toolCall, options) => {
+            try {
+              const res = await client.request(
+                acp.methods.client.session.requestPermission,
+                { sessionId: session.id, toolCall, options },
+                { cancellationSignal: turn.signal },
+              );
+              return res.outcome;
+            } catch (error) {
+              // A client that refuses the request or drops it on cancel means "no".
+              log.warn('permission request failed', { sessionId: session.id, error: String(error) });
+              return { outcome: 'cancelled' };
+            }
+          },
+          setTitle: (title) => {
+            session.title = title;
+            store.updateMeta(session.id, { title, updatedAt: new Date().toISOString() });
+          },
+          crash: () => {
+            log.warn('crashing on request', { sessionId: session.id });
+            return crash();
+          },
+        };
+        const stopReason = await runTurn(ctx, text);
+        log.debug('turn end', { sessionId: session.id, stopReason });
+        return { stopReason };
+      } finally {
+        signal.removeEventListener('abort', onRequestAbort);
+        session.journal.flush();
+        if (session.turn === turn) session.turn = undefined;
+      }
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      const session = live.get(params.sessionId);
+      log.info('cancel', { sessionId: params.sessionId, running: Boolean(session?.turn) });
+      session?.turn?.abort();
+    })
+    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+      const now = new Date().toISOString();
+      const meta: SessionMeta = {
+        sessionId: randomUUID(),
+        cwd: params.cwd,
+        title: DEFAULT_TITLE,
+        createdAt: now,
+        updatedAt: now,
+        promptCount: 0,
+      };
+      store.create(meta);
+      const session = goLive(meta, params.cwd);
+      log.info('session created', { sessionId: session.id, cwd: params.cwd });
+      await announce(client, session);
+      return { sessionId: session.id };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      const meta = store.readMeta(params.sessionId);
+      if (!meta) throw acp.RequestError.sessionNotFound(params.sessionId);
+      const session = goLive(meta, params.cwd);
+      session.journal.flush();
+      const entries = store.readEntries(session.id);
+      log.info('session load', { sessionId: session.id, entries: entries.length });
+      for (const entry of entries) {
+        // Awaiting each one keeps a long replay from piling up in memory.
+        await notify(
+          client,
+          session.id,
+          entry.kind === 'prompt'
+            ? { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: entry.text } }
+            : entry.update,
+        );
+      }
+      await announce(client, session);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
+      const meta = store.readMeta(params.sessionId);
+      if (!meta) throw acp.RequestError.sessionNotFound(params.sessionId);
+      const session = goLive(meta, params.cwd);
+      log.info('session resume', { sessionId: session.id });
+      await announce(client, session);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.close, ({ params }) => {
+      const session = live.get(params.sessionId);
+      if (!session) {
+        if (!store.readMeta(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
+        return {};
+      }
+      session.turn?.abort();
+      session.journal.flush();
+      live.delete(session.id);
+      log.info('session closed', { sessionId: session.id });
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.list, ({ params }) => ({
+      sessions: store.list(params.cwd ?? undefined).map((m) => ({
+        sessionId: m.sessionId,
+        cwd: m.cwd,
+        title: m.title,
+        updatedAt: m.updatedAt,
+      })),
+    }));
+
+  return {
+    app,
+    flush: () => {
+      for (const session of live.values()) session.journal.flush();
+    },
+  };
+}
+
+function promptText(blocks: ContentBlock[]): string {
+  return blocks
+    .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+    .join('\n');
+}

@@ -1,0 +1,51 @@
+/**
+ * The demo agent's slash commands: what it advertises in
+ * `available_commands_update` and how a prompt's text selects one.
+ * Each command exists to make one client behaviour easy to reproduce.
+ */
+import type { AvailableCommand } from '@agentclientprotocol/sdk';
+
+export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'hang', 'crash', 'history'] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+const specs: Record<CommandName, { description: string; hint?: string }> = {
+  slow: { description: 'Stream a tick every 100 ms for N seconds (cancellable)', hint: 'seconds' },
+  permission: { description: 'Propose a file edit and ask for permission', hint: 'title' },
+  tool: { description: 'Run a tool call through pending, in progress and completed', hint: 'title' },
+  plan: { description: 'Show a three-step plan' },
+  title: { description: 'Rename this session', hint: 'new title' },
+  flood: { description: 'Send N message chunks as fast as possible', hint: 'count' },
+  hang: { description: 'Never answer until the turn is cancelled' },
+  crash: { description: 'Exit the agent process with code 1 mid-turn' },
+  history: { description: 'Count the earlier prompts of this session' },
+};
+
+export const availableCommands: AvailableCommand[] = COMMAND_NAMES.map((name) => {
+  const spec = specs[name];
+  return spec.hint === undefined
+    ? { name, description: spec.description }
+    : { name, description: spec.description, input: { hint: spec.hint } };
+});
+
+export type ParsedPrompt = { command: CommandName; arg: string } | { command: 'echo'; text: string };
+
+/** Unknown `/words` are echoed like any other text, as a chat agent would. */
+export function parsePrompt(text: string): ParsedPrompt {
+  const match = /^\/([a-z]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  const name = match?.[1];
+  if (match && name !== undefined && isCommandName(name)) {
+    return { command: name, arg: (match[2] ?? '').trim() };
+  }
+  return { command: 'echo', text };
+}
+
+function isCommandName(name: string): name is CommandName {
+  return (COMMAND_NAMES as readonly string[]).includes(name);
+}
+
+/** Whole, non-negative numbers only; anything else falls back so a typo still does something visible. */
+export function parseCount(arg: string, fallback: number, max: number): number {
+  const n = Number.parseInt(arg, 10);
+  if (!Number.isFinite(n) || n < 0) return fallback;
+  return Math.min(n, max);
+}

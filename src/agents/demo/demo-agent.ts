@@ -1,0 +1,52 @@
+/**
+ * Entry point of the built-in demo ACP agent: a real agent process that needs
+ * no account or network, for development, demos and tests of Switchboard.
+ *
+ *   node --import tsx src/agents/demo/demo-agent.ts [--data-dir DIR] [--log-level LEVEL]
+ *   node out/main/demo-agent.js [--data-dir DIR]
+ *
+ * stdout is the ACP stream (NDJSON); logs go to stderr.
+ */
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { createDemoAgent } from './agent-app';
+import { HistoryStore } from './history-store';
+import { createDemoLogger } from './log';
+import { parseOptions } from './options';
+
+const options = parseOptions(process.argv.slice(2), process.env);
+const log = createDemoLogger(options.logLevel);
+const store = new HistoryStore(options.dataDir);
+
+let exiting = false;
+const exit = (code: number, reason: string): never => {
+  if (!exiting) {
+    exiting = true;
+    try {
+      agent.flush();
+    } catch (error) {
+      log.error('history flush failed', { error: String(error) });
+    }
+    log.info('exit', { code, reason });
+  }
+  process.exit(code);
+};
+
+const agent = createDemoAgent({ store, log, crash: () => process.exit(1) });
+
+const connection = agent.app.connect(
+  acp.ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  ),
+);
+log.info('started', { dataDir: options.dataDir });
+
+// The connection closes when stdin ends: the host went away, so must we,
+// or the host's restarts would leave orphans behind.
+void connection.closed.then(() => exit(0, 'connection closed'));
+process.on('SIGTERM', () => exit(0, 'SIGTERM'));
+process.on('SIGINT', () => exit(0, 'SIGINT'));
+// A reader that vanished makes stdout fail with EPIPE; without a listener
+// that would be an uncaught exception with a stack trace instead of a quiet exit.
+process.stdout.on('error', (error) => exit(0, `stdout: ${String(error)}`));

@@ -1,0 +1,200 @@
+/**
+ * What each prompt does. A turn only talks to the world through
+ * `TurnContext`, so these functions hold the demo script and nothing about
+ * connections, files or session bookkeeping.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type {
+  PermissionOption,
+  PlanEntry,
+  RequestPermissionOutcome,
+  SessionUpdate,
+  StopReason,
+  ToolCallUpdate,
+  ToolKind,
+} from '@agentclientprotocol/sdk';
+import { delay, untilAborted } from './abortable';
+import { parseCount, parsePrompt } from './commands';
+
+export type TurnContext = {
+  readonly sessionId: string;
+  readonly cwd: string;
+  /** Aborts on `session/cancel`, `session/close` or a lost connection. */
+  readonly signal: AbortSignal;
+  /** The session's prompts before this one, including those from earlier processes. */
+  readonly earlierPrompts: number;
+  /** Sends a `session/update` and records it in the history. */
+  send(update: SessionUpdate): Promise<void>;
+  requestPermission(toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionOutcome>;
+  /** Persists the title; the caller still announces it with `session_info_update`. */
+  setTitle(title: string): void;
+  crash(): never;
+};
+
+export const PERMISSION_OPTIONS: PermissionOption[] = [
+  { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
+  { optionId: 'allow_always', name: 'Allow always', kind: 'allow_always' },
+  { optionId: 'reject_once', name: 'Reject once', kind: 'reject_once' },
+  { optionId: 'reject_always', name: 'Reject always', kind: 'reject_always' },
+];
+
+const TICK_MS = 100;
+const TOOL_STEP_MS = 50;
+const ECHO_CHUNK_MS = 20;
+// Enough concurrency to keep the pipe full, few enough promises to keep memory flat.
+const FLOOD_BATCH = 256;
+
+export async function runTurn(ctx: TurnContext, text: string): Promise<StopReason> {
+  const parsed = parsePrompt(text);
+  switch (parsed.command) {
+    case 'echo':
+      await echo(ctx, parsed.text);
+      break;
+    case 'slow':
+      await slow(ctx, parseCount(parsed.arg, 3, 3600));
+      break;
+    case 'permission':
+      await permission(ctx, parsed.arg || 'Edit a file');
+      break;
+    case 'tool':
+      await tool(ctx, parsed.arg || 'Read a file');
+      break;
+    case 'plan':
+      await plan(ctx);
+      break;
+    case 'title':
+      await title(ctx, parsed.arg);
+      break;
+    case 'flood':
+      await flood(ctx, parseCount(parsed.arg, 1000, 1_000_000));
+      break;
+    case 'hang':
+      await untilAborted(ctx.signal);
+      break;
+    case 'crash':
+      return ctx.crash();
+    case 'history':
+      await say(ctx, `History: ${ctx.earlierPrompts} earlier prompts`);
+      break;
+  }
+  return ctx.signal.aborted ? 'cancelled' : 'end_turn';
+}
+
+function say(ctx: TurnContext, text: string): Promise<void> {
+  return ctx.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+}
+
+async function echo(ctx: TurnContext, text: string): Promise<void> {
+  await ctx.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Thinking about it…' } });
+  for (const chunk of splitForStreaming(`Echo: ${text}`)) {
+    await delay(ECHO_CHUNK_MS, ctx.signal);
+    if (ctx.signal.aborted) return;
+    await say(ctx, chunk);
+  }
+}
+
+/** At least three chunks, so a client's streaming path is always exercised; at most twelve, so long text stays quick. */
+export function splitForStreaming(text: string): string[] {
+  const chars = Array.from(text); // code points: never split a surrogate pair
+  const count = Math.min(12, Math.max(3, Math.ceil(chars.length / 16)));
+  const size = Math.max(1, Math.ceil(chars.length / count));
+  const chunks: string[] = [];
+  for (let i = 0; i < chars.length; i += size) chunks.push(chars.slice(i, i + size).join(''));
+  return chunks;
+}
+
+async function slow(ctx: TurnContext, seconds: number): Promise<void> {
+  const ticks = seconds * (1000 / TICK_MS);
+  for (let tick = 1; tick <= ticks; tick++) {
+    await delay(TICK_MS, ctx.signal);
+    if (ctx.signal.aborted) return;
+    await say(ctx, `tick ${tick} `);
+  }
+  await say(ctx, `Done after ${seconds}s`);
+}
+
+async function permission(ctx: TurnContext, toolTitle: string): Promise<void> {
+  const toolCallId = `permission-${randomUUID()}`;
+  const path = join(ctx.cwd, 'demo', 'greeting.txt');
+  const toolCall = {
+    toolCallId,
+    title: toolTitle,
+    kind: 'edit' as const,
+    status: 'pending' as const,
+    locations: [{ path, line: 1 }],
+    content: [{ type: 'diff' as const, path, oldText: 'Hello\n', newText: 'Hello, Switchboard\n' }],
+  };
+  await ctx.send({ sessionUpdate: 'tool_call', ...toolCall, rawInput: { path } });
+  const outcome = await ctx.requestPermission(toolCall, PERMISSION_OPTIONS);
+  const chosen = outcome.outcome === 'selected' ? outcome.optionId : 'cancelled';
+  await say(ctx, `Permission outcome: ${chosen}`);
+  const allowed = !ctx.signal.aborted && (chosen === 'allow_once' || chosen === 'allow_always');
+  await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: allowed ? 'completed' : 'failed' });
+}
+
+async function tool(ctx: TurnContext, toolTitle: string): Promise<void> {
+  const toolCallId = `tool-${randomUUID()}`;
+  const kind: ToolKind = /^(run|exec|npm|git|make)\b/i.test(toolTitle) ? 'execute' : 'read';
+  const path = join(ctx.cwd, 'README.md');
+  await ctx.send({
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: toolTitle,
+    kind,
+    status: 'pending',
+    locations: kind === 'read' ? [{ path }] : [],
+    rawInput: kind === 'read' ? { path } : { command: toolTitle },
+  });
+  await delay(TOOL_STEP_MS, ctx.signal);
+  if (!ctx.signal.aborted) {
+    await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' });
+    await delay(TOOL_STEP_MS, ctx.signal);
+  }
+  if (ctx.signal.aborted) {
+    await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    return;
+  }
+  const output = kind === 'read' ? `# Demo\nThree lines read from ${path}.\nNothing was really read.` : 'exit code 0';
+  await ctx.send({
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    status: 'completed',
+    content: [{ type: 'content', content: { type: 'text', text: output } }],
+  });
+  await say(ctx, `Tool "${toolTitle}" finished.`);
+}
+
+const PLAN: PlanEntry[] = [
+  { content: 'Read the relevant code', priority: 'high', status: 'completed' },
+  { content: 'Make the change', priority: 'medium', status: 'in_progress' },
+  { content: 'Run the tests', priority: 'low', status: 'pending' },
+];
+
+async function plan(ctx: TurnContext): Promise<void> {
+  await ctx.send({ sessionUpdate: 'plan', entries: PLAN });
+  await say(ctx, 'Here is the plan.');
+}
+
+async function title(ctx: TurnContext, newTitle: string): Promise<void> {
+  if (!newTitle) {
+    await say(ctx, 'Usage: /title TEXT');
+    return;
+  }
+  ctx.setTitle(newTitle);
+  await ctx.send({ sessionUpdate: 'session_info_update', title: newTitle, updatedAt: new Date().toISOString() });
+  await say(ctx, `Title set to: ${newTitle}`);
+}
+
+async function flood(ctx: TurnContext, count: number): Promise<void> {
+  let batch: Promise<void>[] = [];
+  for (let i = 1; i <= count; i++) {
+    batch.push(say(ctx, `flood ${i}\n`));
+    if (batch.length === FLOOD_BATCH) {
+      await Promise.all(batch);
+      batch = [];
+      if (ctx.signal.aborted) return;
+    }
+  }
+  await Promise.all(batch);
+}

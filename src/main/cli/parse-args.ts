@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import type { SettingsT } from '../../shared/contract';
+import { defaultDataDir } from '../host/paths';
+import { parseDuration } from '../host/settings';
+import type { LogLevel } from '../util/log';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  token: string;
+  settings: Partial<SettingsT>;
+  logLevel: LogLevel;
+}
+
+export type Parsed = { command: 'help' } | { command: 'serve'; options: ServeOptions };
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: switchboard serve [options]
+
+Runs the Switchboard session host headless and serves its window to a browser.
+
+Options:
+  --port N                  port to listen on; 0 picks a free one (default 0)
+  --host ADDR               address to listen on (default 127.0.0.1)
+  --data-dir DIR            where sessions and transcripts live
+                            (default: ${defaultDataDir()})
+  --token TOKEN             access token for the page and socket (default: random per run)
+  --idle-timeout-ms N       close agent sessions nobody watches after N ms idle; 0 disables (default 1800000)
+  --reap-interval-ms N      how often to look for idle sessions; 0 disables (default 60000)
+  --permission-timeout-ms N deny a permission request nobody can see after N ms (default 300000)
+  --max-sessions-per-broker N  sessions sharing one agent process (default 8)
+  --log-level LEVEL         debug | info | warn | error (default warn); logs go to stderr
+  -h, --help                show this help
+`;
+
+const VALUE_OPTIONS = new Set([
+  'port',
+  'host',
+  'data-dir',
+  'token',
+  'idle-timeout-ms',
+  'reap-interval-ms',
+  'permission-timeout-ms',
+  'max-sessions-per-broker',
+  'log-level',
+]);
+
+/** Parses `serve` options; anything unknown or invalid throws a UsageError with a clear message. */
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Parsed {
+  const args = [...argv];
+  if (args.length === 0 || args.includes('--help') || args.includes('-h') || args[0] === 'help') return { command: 'help' };
+  const command = args.shift();
+  if (command !== 'serve') throw new UsageError(`unknown command ${JSON.stringify(command)} (try: switchboard serve --help)`);
+
+  const values = new Map<string, string>();
+  while (args.length > 0) {
+    const arg = args.shift() as string;
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    if (!VALUE_OPTIONS.has(name)) throw new UsageError(`unknown option --${name}`);
+    const value = eq === -1 ? args.shift() : arg.slice(eq + 1);
+    if (value === undefined || (eq === -1 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
+    values.set(name, value);
+  }
+
+  const port = Number(values.get('port') ?? '0');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535`);
+  const host = values.get('host') ?? '127.0.0.1';
+  if (!host.trim()) throw new UsageError('--host must not be empty');
+  const token = values.get('token') ?? randomBytes(24).toString('base64url');
+  if (!/^[A-Za-z0-9._~-]{8,}$/.test(token)) throw new UsageError('--token must be at least 8 characters of A-Z a-z 0-9 . _ ~ -');
+  const logLevel = (values.get('log-level') ?? 'warn') as LogLevel;
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new UsageError('--log-level must be debug, info, warn or error');
+
+  const settings: Partial<SettingsT> = {};
+  const durations = [
+    ['idle-timeout-ms', 'idleTimeoutMs'],
+    ['reap-interval-ms', 'reapIntervalMs'],
+    ['permission-timeout-ms', 'permissionTimeoutMs'],
+  ] as const;
+  for (const [flag, key] of durations) {
+    const raw = values.get(flag);
+    if (raw === undefined) continue;
+    try {
+      settings[key] = parseDuration(`--${flag}`, raw);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
+  const perBroker = values.get('max-sessions-per-broker');
+  if (perBroker !== undefined) {
+    const n = Number(perBroker);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError('--max-sessions-per-broker must be a whole number of at least 1');
+    settings.maxSessionsPerBroker = n;
+  }
+  return {
+    command: 'serve',
+    options: { port, host, dataDir: values.get('data-dir') ?? defaultDataDir(env), token, settings, logLevel },
+  };
+}

@@ -1,0 +1,45 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { AgentDefinition } from '../brokers/agent-definition';
+import type { Logger } from '../util/log';
+
+/**
+ * The built-in demo agent: built next to this bundle (`out/main/demo-agent.js`), or run from
+ * source through tsx in tests and development. Under Electron, `process.execPath` is the
+ * Electron binary, which runs plain Node scripts with ELECTRON_RUN_AS_NODE.
+ */
+export function demoAgent(dataDir: string, extraArgs: string[] = []): AgentDefinition {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const built = join(here, 'demo-agent.js');
+  const source = resolve(here, '../../agents/demo/demo-agent.ts');
+  const entry = existsSync(built) ? [built] : ['--import', 'tsx', source];
+  return {
+    id: 'demo',
+    name: 'Demo agent',
+    command: process.execPath,
+    args: [...entry, '--data-dir', dataDir, ...extraArgs],
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+  };
+}
+
+const AgentsFile = z.union([z.array(AgentDefinition), z.object({ agents: z.array(AgentDefinition) })]);
+
+/** Real agents the user added in `<data dir>/agents.json`. A bad file is reported, not fatal. */
+export function loadAgentsFile(file: string, log: Logger): { agents: AgentDefinition[]; error?: string } {
+  if (!existsSync(file)) return { agents: [] };
+  try {
+    const parsed = AgentsFile.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    if (!parsed.success) {
+      const error = `${file}: ${z.prettifyError(parsed.error)}`;
+      log.error('ignoring invalid agents.json', { error });
+      return { agents: [], error };
+    }
+    return { agents: Array.isArray(parsed.data) ? parsed.data : parsed.data.agents };
+  } catch (err) {
+    const error = `${file}: ${(err as Error).message}`;
+    log.error('ignoring unreadable agents.json', { error });
+    return { agents: [], error };
+  }
+}

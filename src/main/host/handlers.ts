@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { AppError } from '../../shared/errors';
+import { VERSION } from '../../shared/version';
+import type { Handlers } from '../transport/dispatch';
+import type { HostParts } from './host-parts';
+
+function assertFolder(cwd: string): void {
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {
+    // Reported below.
+  }
+  if (!isDir) throw new AppError('invalid_request', `The working folder ${cwd} does not exist or is not a folder`);
+}
+
+/** One handler per contract command. The dispatcher has validated `params` already. */
+export function createHandlers(h: HostParts): Handlers {
+  const { service, store, gate, eventLog } = h;
+  return {
+    'host:info': (_p, ctx) => ({
+      version: VERSION,
+      headless: h.headless,
+      clientId: ctx.clientId,
+      agents: h.agents().map((a) => ({ id: a.id, name: a.name, command: a.command, args: a.args })),
+      settings: h.settings(),
+    }),
+    'sessions:list': () => store.sessions.list().map((row) => service.view(row)),
+    'sessions:create': (p) => {
+      const cwd = p.cwd ?? h.settings().defaultCwd;
+      assertFolder(cwd);
+      return service.create(p.id ?? randomUUID(), p.agentId ?? h.settings().defaultAgentId, cwd);
+    },
+    'sessions:switch': (p, ctx) => {
+      // Subscribe before answering: nothing committed after `lastSeq` can be missed.
+      service.watch(ctx.clientId, p.sessionId);
+      const row = service.row(p.sessionId);
+      const result = {
+        session: service.view(row),
+        running: service.registry.get(p.sessionId)?.isRunning ?? false,
+        lastSeq: eventLog.committedSeq(p.sessionId),
+        pendingPermissions: gate.pendingFor(p.sessionId),
+      };
+      if (p.fromSessionId && p.fromSessionId !== p.sessionId) service.unwatch(ctx.clientId, p.fromSessionId);
+      return result;
+    },
+    'sessions:detach': (p, ctx) => {
+      service.unwatch(ctx.clientId, p.sessionId);
+      return { ok: true as const };
+    },
+    'sessions:close': async (p) => {
+      await service.close(p.sessionId, 'closed_by_user');
+      return service.view(service.row(p.sessionId));
+    },
+    'transcript:page': (p) => {
+      service.row(p.sessionId);
+      return eventLog.events.pageBefore(p.sessionId, p.beforeSeq ?? Number.MAX_SAFE_INTEGER, p.limit);
+    },
+    'transcript:since': (p) => {
+      service.row(p.sessionId);
+      return eventLog.events.pageAfter(p.sessionId, p.afterSeq, p.limit);
+    },
+    'prompt:send': (p) => ({ accepted: true as const, ...service.send(p.sessionId, p.clientMessageId, p.text, p.retry ?? false) }),
+    'prompt:cancel': (p) => {
+      service.cancel(p.sessionId);
+      return { ok: true as const };
+    },
+    'permissions:answer': (p, ctx) => {
+      gate.answer(ctx.clientId, p.requestId, p.sessionId, p.optionId);
+      return { ok: true as const };
+    },
+    'permissions:rules': (p) => {
+      service.row(p.sessionId);
+      return store.permissions.rules(p.sessionId);
+    },
+    'permissions:revoke': (p) => {
+      if (!store.permissions.deleteRule(p.sessionId, p.ruleId)) throw new AppError('not_found', 'No such rule for this session');
+      return { ok: true as const };
+    },
+    'settings:update': (p) => h.updateSettings(p),
+  };
+}

@@ -1,0 +1,37 @@
+import { homedir } from 'node:os';
+import { AppError } from '../../shared/errors';
+import type { SettingsT } from '../../shared/contract';
+import { MAX_TIMER_MS } from '../util/clock';
+
+export const DEFAULT_SETTINGS: SettingsT = {
+  idleTimeoutMs: 30 * 60_000,
+  reapIntervalMs: 60_000,
+  permissionTimeoutMs: 5 * 60_000,
+  defaultCwd: homedir(),
+  defaultAgentId: 'demo',
+  maxSessionsPerBroker: 8,
+};
+
+export const DURATION_KEYS = ['idleTimeoutMs', 'reapIntervalMs', 'permissionTimeoutMs'] as const;
+
+/**
+ * A duration setting from user input: a finite, non-negative number of milliseconds. Values
+ * above 2^31-1 are clamped (Node's timers would otherwise fire at once). 0 disables.
+ */
+export function parseDuration(name: string, raw: unknown): number {
+  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) {
+    throw new AppError('invalid_request', `${name} must be a non-negative number of milliseconds (got ${JSON.stringify(raw)})`);
+  }
+  return Math.min(Math.floor(n), MAX_TIMER_MS);
+}
+
+/** Validates and normalises a partial settings update. */
+export function normaliseSettings(patch: Partial<SettingsT>): Partial<SettingsT> {
+  const out: Partial<SettingsT> = { ...patch };
+  for (const key of DURATION_KEYS) if (patch[key] !== undefined) out[key] = parseDuration(key, patch[key]);
+  if (patch.maxSessionsPerBroker !== undefined && (!Number.isInteger(patch.maxSessionsPerBroker) || patch.maxSessionsPerBroker < 1)) {
+    throw new AppError('invalid_request', 'maxSessionsPerBroker must be a whole number of at least 1');
+  }
+  return out;
+}

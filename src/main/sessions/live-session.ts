@@ -1,0 +1,78 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { Broker, SessionSink } from '../brokers/broker';
+import { isStateUpdate, mapUpdate, type MappedEvent } from './update-mapper';
+
+export interface Turn {
+  clientMessageId: string;
+  cancelled: boolean;
+}
+
+export interface LiveSessionHooks {
+  /** Stores an event the agent sent (synchronously: order is everything here). */
+  record(sessionId: string, event: MappedEvent): void;
+  permission(sessionId: string, request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+}
+
+/**
+ * A session whose agent side is (being) started: the registry holds it before any ACP request
+ * for it is sent, so nothing the agent says about it is lost. Once `detach`ed (closing,
+ * stale, crashed) it drops everything that still arrives.
+ */
+export class LiveSession implements SessionSink {
+  broker: Broker | undefined;
+  acpSessionId: string | undefined;
+  turn: Turn | undefined;
+  /** While the agent replays history on `session/load`, transcript updates are not stored again. */
+  replaying = false;
+  /** Text prepended to the next prompt when the agent lost the session and started a new one. */
+  seed: string | undefined;
+  private detached = false;
+
+  constructor(
+    readonly id: string,
+    readonly cwd: string,
+    private readonly hooks: LiveSessionHooks,
+  ) {}
+
+  get isDetached(): boolean {
+    return this.detached;
+  }
+
+  get isRunning(): boolean {
+    return this.turn !== undefined;
+  }
+
+  /** Routes the agent's updates for `acpSessionId` here (held updates are delivered now). */
+  bind(broker: Broker, acpSessionId: string): void {
+    if (this.detached) return;
+    if (this.broker && this.acpSessionId && (this.broker !== broker || this.acpSessionId !== acpSessionId)) {
+      this.broker.unbind(this.acpSessionId, this);
+    }
+    this.broker = broker;
+    this.acpSessionId = acpSessionId;
+    broker.bind(acpSessionId, this);
+  }
+
+  unbind(): void {
+    if (this.broker && this.acpSessionId) this.broker.unbind(this.acpSessionId, this);
+  }
+
+  /** No event reaches this session any more. */
+  detach(): void {
+    this.detached = true;
+    this.unbind();
+  }
+
+  onUpdate(notification: acp.SessionNotification): void {
+    if (this.detached) return;
+    const update = notification.update;
+    if (this.replaying && !isStateUpdate(update)) return;
+    const event = mapUpdate(update);
+    if (event) this.hooks.record(this.id, event);
+  }
+
+  onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    if (this.detached) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    return this.hooks.permission(this.id, request, signal);
+  }
+}

@@ -1,0 +1,175 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { WsRequest, type EventName, type EventPayload } from '../../shared/contract';
+import type { HostPort } from '../host/client';
+import type { Logger } from '../util/log';
+import { readStatic } from './static-files';
+
+export interface HeadlessServerOptions {
+  host: HostPort;
+  rendererDir: string;
+  hostname: string;
+  port: number;
+  token: string;
+  log: Logger;
+  /** A window further behind than this many bytes is resynchronised instead of buffered. */
+  maxBufferedBytes?: number;
+}
+
+export interface HeadlessServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const COOKIE = 'switchboard_token';
+const CSP = "default-src 'self'; connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'";
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+function sameToken(given: string | undefined, token: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function tokenOf(req: IncomingMessage, url: URL): string | undefined {
+  const fromQuery = url.searchParams.get('token');
+  if (fromQuery) return fromQuery;
+  const cookie = req.headers.cookie ?? '';
+  const match = cookie.split(/;\s*/).find((c) => c.startsWith(`${COOKIE}=`));
+  return match ? decodeURIComponent(match.slice(COOKIE.length + 1)) : undefined;
+}
+
+/**
+ * The headless host's front: the built renderer over HTTP and the contract over a WebSocket,
+ * both behind the per-run token. Host and Origin headers are checked so a web page the user
+ * visits can't reach the host through DNS rebinding or a cross-site socket.
+ */
+export async function startHeadlessServer(o: HeadlessServerOptions): Promise<HeadlessServer> {
+  const loopbackOnly = LOOPBACK.has(o.hostname);
+  const hostAllowed = (req: IncomingMessage): boolean => {
+    if (!loopbackOnly) return true;
+    const host = req.headers.host ?? '';
+    const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
+    return LOOPBACK.has(name ?? '');
+  };
+
+  const server = createServer((req, res) => void serveHttp(req, res));
+  async function serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    if (!hostAllowed(req)) return void res.writeHead(421).end('Misdirected request');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405).end();
+    if (!sameToken(tokenOf(req, url), o.token)) {
+      res.writeHead(401, { 'Content-Type': 'text/plain; charset=utf-8' });
+      return void res.end('Switchboard: open the address printed by `switchboard serve` (it carries ?token=…).\n');
+    }
+    const file = await readStatic(o.rendererDir, url.pathname);
+    if (!file) return void res.writeHead(404).end('Not found');
+    const isPage = file.type.startsWith('text/html');
+    res.writeHead(200, {
+      'Content-Type': file.type,
+      'Cache-Control': isPage ? 'no-store' : 'private, max-age=31536000, immutable',
+      ...(isPage
+        ? { 'Content-Security-Policy': CSP, 'Set-Cookie': `${COOKIE}=${encodeURIComponent(o.token)}; HttpOnly; SameSite=Strict; Path=/` }
+        : {}),
+    });
+    res.end(req.method === 'HEAD' ? undefined : file.body);
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const origin = req.headers.origin;
+    const expectedOrigin = `http://${req.headers.host ?? ''}`;
+    if (url.pathname !== '/ws' || !hostAllowed(req) || origin !== expectedOrigin || !sameToken(tokenOf(req, url), o.token)) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
+  });
+
+  let tabs = 0;
+  const sockets = new Set<WebSocket>();
+  function attach(ws: WebSocket): void {
+    sockets.add(ws);
+    const maxBuffered = o.maxBufferedBytes ?? 8 * 1024 * 1024;
+    // Per session this window watches: the last seq it was sent; while lagging, it's in `behind`.
+    const lastSent = new Map<string, number>();
+    const behind = new Set<string>();
+    let drainTimer: NodeJS.Timeout | undefined;
+    const frame = (data: unknown): void => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(data));
+    };
+    const catchUp = (): void => {
+      if (ws.bufferedAmount > maxBuffered / 4) return;
+      clearInterval(drainTimer);
+      drainTimer = undefined;
+      for (const sessionId of behind) {
+        frame({ type: 'event', event: 'session:resync', payload: { sessionId, lastSeq: lastSent.get(sessionId) ?? 0 } });
+      }
+      behind.clear();
+    };
+    const client = o.host.connect({
+      label: `tab ${++tabs}`,
+      send<E extends EventName>(event: E, payload: EventPayload<E>) {
+        if (event === 'session:event') {
+          const { sessionId, seq } = payload as EventPayload<'session:event'>;
+          // A slow window is resynchronised from its last seq instead of buffered without bound.
+          if (behind.has(sessionId) || ws.bufferedAmount > maxBuffered) {
+            behind.add(sessionId);
+            drainTimer ??= setInterval(catchUp, 100);
+            return;
+          }
+          lastSent.set(sessionId, seq);
+        }
+        frame({ type: 'event', event, payload });
+      },
+    });
+    let alive = true;
+    ws.on('pong', () => (alive = true));
+    const heartbeat = setInterval(() => {
+      if (!alive) return ws.terminate();
+      alive = false;
+      ws.ping();
+    }, 30_000);
+    heartbeat.unref();
+    ws.on('message', (data) => {
+      let request;
+      try {
+        request = WsRequest.parse(JSON.parse(String(data)));
+      } catch {
+        return ws.close(1003, 'Malformed frame');
+      }
+      void o.host.dispatch(client.id, request.command, request.payload).then((result) => frame({ type: 'response', id: request.id, result }));
+    });
+    ws.on('close', () => {
+      sockets.delete(ws);
+      clearInterval(heartbeat);
+      clearInterval(drainTimer);
+      client.dispose();
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.hostname, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = o.hostname.includes(':') ? `[${o.hostname}]` : o.hostname;
+  return {
+    url: `http://${shownHost}:${port}/?token=${encodeURIComponent(o.token)}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const ws of sockets) ws.close(1001, 'Switchboard is shutting down');
+        wss.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
