@@ -12,6 +12,7 @@ import { startHeadlessServer } from './transport/ws-server';
 import { createLogger } from './util/log';
 
 function rendererDir(): string {
+  if (process.env.SWITCHBOARD_RENDERER_DIR) return process.env.SWITCHBOARD_RENDERER_DIR;
   const here = dirname(fileURLToPath(import.meta.url));
   // Built: out/main/cli.js → out/renderer. From source: src/main/cli.ts → out/renderer.
   const candidates = [join(here, '../renderer'), join(here, '../../out/renderer')];

@@ -5,8 +5,10 @@
  *   node --import tsx src/agents/demo/demo-agent.ts [--data-dir DIR] [--log-level LEVEL]
  *   node out/main/demo-agent.js [--data-dir DIR]
  *
+ * `--stubborn` (tests): ignores stdin EOF and SIGTERM and keeps a helper process.
  * stdout is the ACP stream (NDJSON); logs go to stderr.
  */
+import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { createDemoAgent } from './agent-app';
@@ -42,10 +44,18 @@ const connection = agent.app.connect(
 );
 log.info('started', { dataDir: options.dataDir });
 
-// The connection closes when stdin ends: the host went away, so must we,
-// or the host's restarts would leave orphans behind.
-void connection.closed.then(() => exit(0, 'connection closed'));
-process.on('SIGTERM', () => exit(0, 'SIGTERM'));
+if (options.stubborn) {
+  // Like agents that ignore EOF and wrappers that don't forward signals: only a signal to
+  // the whole process group (or SIGKILL) ends this one and its helper.
+  const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+  process.stderr.write(`demo-agent helper pid ${helper.pid}\n`);
+  process.on('SIGTERM', () => log.info('ignoring SIGTERM'));
+} else {
+  // The connection closes when stdin ends: the host went away, so must we,
+  // or the host's restarts would leave orphans behind.
+  void connection.closed.then(() => exit(0, 'connection closed'));
+  process.on('SIGTERM', () => exit(0, 'SIGTERM'));
+}
 process.on('SIGINT', () => exit(0, 'SIGINT'));
 // A reader that vanished makes stdout fail with EPIPE; without a listener
 // that would be an uncaught exception with a stack trace instead of a quiet exit.

@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseLogLevel, type LogLevel } from './log';
 
-export type DemoAgentOptions = { dataDir: string; logLevel: LogLevel };
+/**
+ * `stubborn`: behave like the worst real agents seen in the wild, for the host's tests: ignore
+ * stdin EOF and SIGTERM, and keep a helper process in the same process group.
+ */
+export type DemoAgentOptions = { dataDir: string; logLevel: LogLevel; stubborn: boolean };
 
 export const DATA_DIR_ENV = 'SWITCHBOARD_DEMO_DIR';
 export const LOG_LEVEL_ENV = 'SWITCHBOARD_DEMO_LOG';
@@ -15,9 +19,14 @@ export const LOG_LEVEL_ENV = 'SWITCHBOARD_DEMO_LOG';
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): DemoAgentOptions {
   let dataDir: string | undefined;
   let logLevel: string | undefined;
+  let stubborn = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
+    if (flag === '--stubborn') {
+      stubborn = true;
+      continue;
+    }
     if (flag === '--data-dir' || flag === '--log-level') {
       const value = inline ?? argv[++i];
       if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
@@ -28,6 +37,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): D
   return {
     dataDir: resolve(dataDir ?? env[DATA_DIR_ENV] ?? join(tmpdir(), 'switchboard-demo-agent')),
     logLevel: parseLogLevel(logLevel ?? env[LOG_LEVEL_ENV]),
+    stubborn,
   };
 }
 
