@@ -1,0 +1,72 @@
+import { expect, messageBox, newSession, openApp, running, send, sidebar, test, transcript } from './support/fixtures';
+
+test.describe('a chat with the demo agent', () => {
+  test('streams the reply to a prompt', async ({ page, host }) => {
+    await openApp(page, host.url());
+    await newSession(page);
+    await send(page, 'hello there');
+    await expect(transcript(page).getByText('hello there', { exact: true })).toBeVisible();
+    await expect(transcript(page)).toContainText('Echo: hello there');
+    await expect(running(page)).toHaveCount(0);
+    // The title follows the first prompt.
+    await expect(sidebar(page).getByRole('button', { name: /hello there/ })).toBeVisible();
+  });
+
+  test('Stop ends a turn that would never end', async ({ page, host }) => {
+    await openApp(page, host.url());
+    await newSession(page);
+    await send(page, '/hang');
+    await expect(running(page)).toBeVisible();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(running(page)).toHaveCount(0);
+    await send(page, 'still here?');
+    await expect(transcript(page)).toContainText('Echo: still here?');
+  });
+
+  test('keeps the transcript across a page reload', async ({ page, host }) => {
+    await openApp(page, host.url());
+    await newSession(page);
+    await send(page, 'remember me');
+    await expect(transcript(page)).toContainText('Echo: remember me');
+    await page.reload();
+    await expect(transcript(page)).toContainText('Echo: remember me');
+    await expect(transcript(page).getByText('remember me', { exact: true })).toBeVisible();
+  });
+
+  test('shows every session and transcript after the host restarts', async ({ page, host }) => {
+    await openApp(page, host.url());
+    await newSession(page);
+    await send(page, 'first session');
+    await expect(transcript(page)).toContainText('Echo: first session');
+    await newSession(page);
+    await send(page, 'second session');
+    await expect(transcript(page)).toContainText('Echo: second session');
+
+    await host.restart();
+    await openApp(page, host.url());
+    await expect(sidebar(page).getByRole('button', { name: /first session/ })).toBeVisible();
+    await sidebar(page).getByRole('button', { name: /first session/ }).click();
+    await expect(transcript(page)).toContainText('Echo: first session');
+    await sidebar(page).getByRole('button', { name: /second session/ }).click();
+    await expect(transcript(page)).toContainText('Echo: second session');
+  });
+
+  test('two tabs on one session both see the reply stream live', async ({ page, context, host }) => {
+    await openApp(page, host.url());
+    await newSession(page);
+    await send(page, 'shared');
+    await expect(transcript(page)).toContainText('Echo: shared');
+
+    const other = await context.newPage();
+    await openApp(other, host.url());
+    await sidebar(other).getByRole('button', { name: /shared/ }).click();
+    await expect(transcript(other)).toContainText('Echo: shared');
+
+    await send(page, '/slow 2');
+    await expect(running(other)).toBeVisible();
+    await expect(transcript(other)).toContainText('tick');
+    await expect(transcript(page)).toContainText('Done after 2s');
+    await expect(transcript(other)).toContainText('Done after 2s');
+    await expect(messageBox(other)).toBeEnabled();
+  });
+});

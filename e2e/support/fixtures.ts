@@ -1,0 +1,60 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { startServe, tempDataDir, type ServeProcess } from './serve';
+
+export interface HostFixture {
+  dataDir: string;
+  current: ServeProcess;
+  url(): string;
+  /** Stops `serve` (SIGTERM) and starts a new one on the same data dir. */
+  restart(extraArgs?: string[]): Promise<ServeProcess>;
+}
+
+/** `host`: a real `switchboard serve` on a temp data dir, per test. Options via `serveArgs`. */
+export const test = base.extend<{ serveArgs: string[]; host: HostFixture }>({
+  serveArgs: [[], { option: true }],
+  host: async ({ serveArgs }, use) => {
+    const dir = tempDataDir();
+    const fixture: HostFixture = {
+      dataDir: dir.path,
+      current: await startServe(dir.path, serveArgs),
+      url: () => fixture.current.url,
+      async restart(extraArgs = serveArgs) {
+        await fixture.current.stop();
+        fixture.current = await startServe(dir.path, extraArgs);
+        return fixture.current;
+      },
+    };
+    await use(fixture);
+    const code = await fixture.current.stop();
+    dir.cleanup();
+    expect(code, `serve should exit cleanly; its stderr:\n${fixture.current.stderr()}`).toBe(0);
+  },
+});
+
+export { expect };
+
+export const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
+export const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sessions' });
+export const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+
+export async function openApp(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByRole('button', { name: 'New session' })).toBeEnabled();
+}
+
+/** Starts a session with the default agent and waits until the window shows it. */
+export async function newSession(page: Page): Promise<void> {
+  const before = await sidebar(page).getByRole('button').count();
+  await page.getByRole('button', { name: 'New session' }).click();
+  await expect(sidebar(page).locator('[aria-current="page"]')).toHaveCount(1);
+  await expect.poll(() => sidebar(page).getByRole('button').count()).toBeGreaterThan(before);
+  await expect(transcript(page)).toBeVisible();
+}
+
+export async function send(page: Page, text: string): Promise<void> {
+  await messageBox(page).fill(text);
+  await messageBox(page).press('Enter');
+  await expect(messageBox(page)).toHaveValue('');
+}
+
+export const running = (page: Page) => page.getByRole('status').filter({ hasText: 'Running' });
