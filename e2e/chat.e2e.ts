@@ -9,7 +9,7 @@ test.describe('a chat with the demo agent', () => {
     await expect(transcript(page)).toContainText('Echo: hello there');
     await expect(running(page)).toHaveCount(0);
     // The title follows the first prompt.
-    await expect(sidebar(page).getByRole('button', { name: /hello there/ })).toBeVisible();
+    await expect(sidebar(page).getByRole('link', { name: /hello there/ })).toBeVisible();
   });
 
   test('Stop ends a turn that would never end', async ({ page, host }) => {
@@ -44,10 +44,10 @@ test.describe('a chat with the demo agent', () => {
 
     await host.restart();
     await openApp(page, host.url());
-    await expect(sidebar(page).getByRole('button', { name: /first session/ })).toBeVisible();
-    await sidebar(page).getByRole('button', { name: /first session/ }).click();
+    await expect(sidebar(page).getByRole('link', { name: /first session/ })).toBeVisible();
+    await sidebar(page).getByRole('link', { name: /first session/ }).click();
     await expect(transcript(page)).toContainText('Echo: first session');
-    await sidebar(page).getByRole('button', { name: /second session/ }).click();
+    await sidebar(page).getByRole('link', { name: /second session/ }).click();
     await expect(transcript(page)).toContainText('Echo: second session');
   });
 
@@ -59,7 +59,7 @@ test.describe('a chat with the demo agent', () => {
 
     const other = await context.newPage();
     await openApp(other, host.url());
-    await sidebar(other).getByRole('button', { name: /shared/ }).click();
+    await sidebar(other).getByRole('link', { name: /shared/ }).click();
     await expect(transcript(other)).toContainText('Echo: shared');
 
     await send(page, '/slow 2');

@@ -44,10 +44,10 @@ export async function openApp(page: Page, url: string): Promise<void> {
 
 /** Starts a session with the default agent and waits until the window shows it. */
 export async function newSession(page: Page): Promise<void> {
-  const before = await sidebar(page).getByRole('button').count();
+  const before = await sidebar(page).getByRole('link').count();
   await page.getByRole('button', { name: 'New session' }).click();
   await expect(sidebar(page).locator('[aria-current="page"]')).toHaveCount(1);
-  await expect.poll(() => sidebar(page).getByRole('button').count()).toBeGreaterThan(before);
+  await expect.poll(() => sidebar(page).getByRole('link').count()).toBeGreaterThan(before);
   await expect(transcript(page)).toBeVisible();
 }
 

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { apiOverTransport, WsTransport, type SocketLike, type Timers } from './ws-api';
+
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  onopen: ((ev: unknown) => void) | null = null;
+  onclose: ((ev: unknown) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  readonly sent: { id: number; command: string; payload: unknown }[] = [];
+  constructor(readonly url: string) {}
+  send(data: string): void {
+    this.sent.push(JSON.parse(data) as { id: number; command: string; payload: unknown });
+  }
+  close(): void {
+    this.readyState = 3;
+    this.onclose?.({});
+  }
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  reply(id: number, result: unknown): void {
+    this.onmessage?.({ data: JSON.stringify({ type: 'response', id, result }) });
+  }
+  push(event: string, payload: unknown): void {
+    this.onmessage?.({ data: JSON.stringify({ type: 'event', event, payload }) });
+  }
+}
+
+/** Timers that fire only when the test says so, to observe the backoff without sleeping. */
+class ManualTimers implements Timers {
+  private next = 1;
+  readonly pending = new Map<number, { fn: () => void; ms: number }>();
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = this.next++;
+    this.pending.set(id, { fn, ms });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.pending.delete(handle as number);
+  }
+  delays(): number[] {
+    return [...this.pending.values()].map((t) => t.ms);
+  }
+  fire(ms: number): void {
+    for (const [id, t] of [...this.pending]) {
+      if (t.ms !== ms) continue;
+      this.pending.delete(id);
+      t.fn();
+    }
+  }
+}
+
+function setup() {
+  const sockets: FakeSocket[] = [];
+  const timers = new ManualTimers();
+  const transport = new WsTransport({
+    url: 'ws://host/ws?token=t',
+    timers,
+    createSocket: (url) => {
+      const s = new FakeSocket(url);
+      sockets.push(s);
+      return s;
+    },
+  });
+  const api = apiOverTransport(transport);
+  const last = () => sockets[sockets.length - 1] as FakeSocket;
+  return { sockets, timers, transport, api, last };
+}
+
+describe('WsTransport', () => {
+  it('sends request frames and resolves them by id', async () => {
+    const { api, last } = setup();
+    last().open();
+    const p = api['sessions:list']({});
+    const frame = last().sent[0];
+    expect(frame).toMatchObject({ command: 'sessions:list', payload: {} });
+    last().reply(frame?.id ?? -1, { ok: true, value: [] });
+    await expect(p).resolves.toEqual({ ok: true, value: [] });
+  });
+
+  it('delivers events to listeners', () => {
+    const { api, last } = setup();
+    last().open();
+    const got: unknown[] = [];
+    const off = api.on('session:resync', (p) => got.push(p));
+    last().push('session:resync', { sessionId: 'x', lastSeq: 3 });
+    off();
+    last().push('session:resync', { sessionId: 'x', lastSeq: 4 });
+    expect(got).toEqual([{ sessionId: 'x', lastSeq: 3 }]);
+  });
+
+  it('answers in-flight requests disconnected when the socket drops', async () => {
+    const { api, last, transport } = setup();
+    last().open();
+    const p = api['host:info']({});
+    transport.dropSocket();
+    await expect(p).resolves.toMatchObject({ ok: false, error: { code: 'disconnected' } });
+    expect(transport.status).toBe('reconnecting');
+  });
+
+  it('holds requests made while down and sends them after the reconnect listeners ran', async () => {
+    const { api, last, transport, timers, sockets } = setup();
+    last().open();
+    transport.dropSocket();
+    const order: string[] = [];
+    api.onReconnect(() => {
+      order.push('reconnect');
+      void api['sessions:switch']({ sessionId: 's' });
+    });
+    const p = api['prompt:send']({ sessionId: 's', clientMessageId: 'c', text: 'hi' });
+    timers.fire(250);
+    expect(sockets).toHaveLength(2);
+    last().open();
+    expect(order).toEqual(['reconnect']);
+    expect(last().sent.map((f) => f.command)).toEqual(['sessions:switch', 'prompt:send']);
+    last().reply(last().sent[1]?.id ?? -1, { ok: true, value: { accepted: true, duplicate: false } });
+    await expect(p).resolves.toMatchObject({ ok: true });
+  });
+
+  it('gives up on a held request after the queue timeout', async () => {
+    const { api, last, transport, timers } = setup();
+    last().open();
+    transport.dropSocket();
+    const p = api['sessions:list']({});
+    timers.fire(30_000);
+    await expect(p).resolves.toMatchObject({ ok: false, error: { code: 'disconnected' } });
+  });
+
+  it('backs off from 250 ms doubling to 5 s, and resets after a successful open', () => {
+    const { last, timers, transport } = setup();
+    const seen: number[] = [];
+    last().close();
+    for (let i = 0; i < 7; i++) {
+      const [delay] = timers.delays();
+      seen.push(delay ?? -1);
+      timers.fire(delay ?? -1);
+      last().close();
+    }
+    expect(seen).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
+    timers.fire(5000);
+    last().open();
+    expect(transport.status).toBe('open');
+    last().close();
+    expect(timers.delays()).toEqual([250]);
+  });
+
+  it('does not call reconnect listeners on the first open', () => {
+    const { api, last } = setup();
+    let calls = 0;
+    api.onReconnect(() => calls++);
+    last().open();
+    expect(calls).toBe(0);
+  });
+});

@@ -1,0 +1,57 @@
+import { useCallback, useState } from 'react';
+import { Composer } from './components/composer/composer';
+import { ConnectionBanner } from './components/connection-banner';
+import { ErrorBoundary } from './components/error-boundary';
+import { Notices } from './components/notices';
+import { PermissionStack } from './components/permissions/permission-dialog';
+import { SessionHeader } from './components/session-header';
+import { SettingsDialog } from './components/settings/settings-dialog';
+import { SessionSidebar } from './components/sidebar/session-sidebar';
+import { TranscriptView } from './components/transcript/transcript-view';
+import { useAppStore } from './store/context';
+
+function SessionPane({ sessionId }: { sessionId: string }) {
+  return (
+    <>
+      <SessionHeader />
+      <TranscriptView key={sessionId} />
+      <PermissionStack />
+      <Composer key={sessionId} sessionId={sessionId} />
+    </>
+  );
+}
+
+export function App() {
+  const currentSessionId = useAppStore((s) => s.currentSessionId);
+  const booted = useAppStore((s) => s.booted);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const openSettings = useCallback(() => setSettingsOpen(true), []);
+  const closeSettings = useCallback(() => setSettingsOpen(false), []);
+  return (
+    <div className="app">
+      <ConnectionBanner />
+      <div className="app-body">
+        <SessionSidebar onOpenSettings={openSettings} />
+        <main className="main">
+          {/* A failure inside one session's view leaves the sidebar working; keyed so switching resets it. */}
+          <ErrorBoundary key={currentSessionId ?? 'none'} what="this session">
+            {currentSessionId ? (
+              <SessionPane sessionId={currentSessionId} />
+            ) : (
+              <>
+                <div className="empty-main">
+                  <p>No session selected.</p>
+                  <p className="muted">Start one with New session, or send a message to start one.</p>
+                </div>
+                {/* Only once start() decided there is no session to restore, so typing cannot race it. */}
+                {booted ? <Composer key="none" sessionId="" /> : null}
+              </>
+            )}
+          </ErrorBoundary>
+        </main>
+      </div>
+      {settingsOpen ? <SettingsDialog onClose={closeSettings} /> : null}
+      <Notices />
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { ErrorCode } from '../../../../shared/errors';
+import { useAppStore } from '../../store/context';
+import { composerSelectors } from '../../store/slices/composer/selectors';
+import { sessionsSelectors } from '../../store/slices/sessions/selectors';
+
+const SEND_ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
+  agent_unavailable: 'The agent could not be started.',
+  agent_exited: 'The agent exited before taking the message.',
+  agent_error: 'The agent rejected the message.',
+  crash_loop: 'The agent keeps crashing, so it was not restarted.',
+  invalid_state: 'The session cannot take a message right now.',
+  not_found: 'This session no longer exists.',
+  shutting_down: 'The host is shutting down.',
+  disconnected: 'Not sent: the connection to the host was lost.',
+  invalid_request: 'The message was rejected.',
+};
+
+/** Drafts survive switching sessions (the composer is keyed by session). */
+const drafts = new Map<string, string>();
+
+export function Composer({ sessionId }: { sessionId: string }) {
+  const [text, setTextState] = useState(() => drafts.get(sessionId) ?? '');
+  const running = useAppStore(sessionsSelectors.isCurrentRunning);
+  const sendError = useAppStore(composerSelectors.sendErrorForCurrent);
+  const sendPrompt = useAppStore((s) => s.sendPrompt);
+  const cancelTurn = useAppStore((s) => s.cancelTurn);
+  const dismissSendError = useAppStore((s) => s.dismissSendError);
+
+  const setText = (value: string) => {
+    drafts.set(sessionId, value);
+    setTextState(value);
+  };
+
+  const send = () => {
+    if (text.trim() === '') return;
+    const sending = text;
+    setText('');
+    void sendPrompt(sending);
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    send();
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    // isComposing: Enter that confirms an IME candidate must not send.
+    if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      send();
+    }
+  };
+
+  return (
+    <form className="composer" onSubmit={onSubmit}>
+      {sendError ? (
+        <div className="composer-error" role="alert">
+          <span>
+            {SEND_ERROR_TEXT[sendError.code] ?? 'The message was not sent.'}{' '}
+            <span className="muted">{sendError.message}</span>
+          </span>
+          {text === '' ? (
+            <button type="button" className="link-button" onClick={() => setText(sendError.text)}>
+              Restore message
+            </button>
+          ) : null}
+          <button type="button" className="link-button" onClick={dismissSendError}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      <textarea
+        aria-label="Message"
+        className="composer-input"
+        rows={3}
+        value={text}
+        placeholder="Message the agent (Enter to send, Shift+Enter for a new line)"
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="composer-bar">
+        <span role="status" className="run-status">
+          {running ? 'Running' : ''}
+        </span>
+        <span className="spacer" />
+        {running ? (
+          <button type="button" className="button-secondary" onClick={() => void cancelTurn()}>
+            Stop
+          </button>
+        ) : null}
+        <button type="submit" className="button-primary">
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,124 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { PermissionViewT } from '../../../shared/contract';
+import { createAppStore, type AppState, type AppStoreApi } from '../store/app-store';
+import { StoreProvider } from '../store/context';
+import { FakeApi, SID, SID2, testDeps, view } from '../store/test/fake-api';
+import { Composer } from './composer/composer';
+import { PermissionDialog } from './permissions/permission-dialog';
+import { SessionEntry } from './sidebar/session-entry';
+import { TranscriptRow } from './transcript/transcript-row';
+
+/** Server rendering reads the "initial" snapshot; point it at the live state for these checks. */
+function storeWith(state: Partial<AppState>): AppStoreApi {
+  const store = createAppStore(testDeps(new FakeApi()));
+  store.setState(state);
+  store.getInitialState = store.getState;
+  return store;
+}
+
+const render = (store: AppStoreApi, node: React.ReactNode) =>
+  renderToStaticMarkup(<StoreProvider store={store}>{node}</StoreProvider>);
+
+describe('sidebar entry', () => {
+  const sessions = new Map([
+    [SID, view({ title: 'Fix the build', state: 'ENDED', stateReason: 'idle_timeout', pendingPermissions: 1 })],
+    [SID2, view({ id: SID2, title: 'Other' })],
+  ]);
+
+  it('starts with the title, shows the badge, the reason and the permission flag', () => {
+    const html = render(storeWith({ sessionsById: sessions, currentSessionId: SID2 }), <SessionEntry sessionId={SID} />);
+    expect(html).toMatch(/^<a [^>]*><span class="session-title">Fix the build<\/span> /);
+    expect(html).toContain('>Asleep</span>');
+    expect(html).toContain('title="Put to sleep after being idle (idle_timeout). Sending a message resumes it."');
+    expect(html).toContain('Needs permission');
+    expect(html).not.toContain('aria-current');
+  });
+
+  it('marks the current session and hides its permission flag', () => {
+    const html = render(storeWith({ sessionsById: sessions, currentSessionId: SID }), <SessionEntry sessionId={SID} />);
+    expect(html).toContain('aria-current="page"');
+    expect(html).not.toContain('Needs permission');
+  });
+});
+
+describe('permission dialog', () => {
+  const request: PermissionViewT = {
+    requestId: 'r1',
+    sessionId: SID,
+    toolCall: {
+      toolCallId: 't1',
+      title: 'Edit src/app.ts',
+      kind: 'edit',
+      locations: [{ path: 'src/app.ts', line: 3 }],
+      content: [{ type: 'diff', path: 'src/app.ts', oldText: 'a\nold\n', newText: 'a\nnew\n' }],
+    },
+    options: [
+      { optionId: 'o1', name: 'Allow once', kind: 'allow_once' },
+      { optionId: 'o2', name: 'Reject', kind: 'reject_once' },
+    ],
+    createdAt: 1,
+  };
+
+  it('is named by the tool call title and has one button per option, named as the agent named it', () => {
+    const html = render(storeWith({}), <PermissionDialog request={request} />);
+    expect(html).toContain('role="dialog" aria-label="Edit src/app.ts"');
+    expect(html).toContain('>Allow once</button>');
+    expect(html).toContain('>Reject</button>');
+    expect(html).toContain('src/app.ts:3');
+    expect(html).toContain('-old\n');
+    expect(html).toContain('+new\n');
+  });
+
+  it('shows the command of an execute request', () => {
+    const exec = { ...request, toolCall: { toolCallId: 't', title: 'Run', kind: 'execute', rawInput: { command: 'npm test' } } };
+    expect(render(storeWith({}), <PermissionDialog request={exec} />)).toContain('$ npm test');
+  });
+});
+
+describe('composer', () => {
+  it('reads Running and offers Stop only while a turn runs', () => {
+    const running = storeWith({ sessionsById: new Map([[SID, view({ running: true })]]), currentSessionId: SID });
+    const html = render(running, <Composer sessionId={SID} />);
+    expect(html).toContain('<span role="status" class="run-status">Running</span>');
+    expect(html).toContain('>Stop</button>');
+    expect(html).toContain('aria-label="Message"');
+
+    const idle = storeWith({ sessionsById: new Map([[SID, view()]]), currentSessionId: SID });
+    const idleHtml = render(idle, <Composer sessionId={SID} />);
+    expect(idleHtml).toContain('<span role="status" class="run-status"></span>');
+    expect(idleHtml).not.toContain('>Stop</button>');
+  });
+});
+
+describe('transcript rows', () => {
+  const thoughts = { isOpen: () => false, setOpen: () => {} };
+
+  it('offers Retry on a crash loop error, with the stderr tail', () => {
+    const html = render(
+      storeWith({}),
+      <TranscriptRow
+        row={{ type: 'error', key: 'e', code: 'crash_loop', message: 'Agent crashed 3 times', stderrTail: ['panic: boom'] }}
+        openThoughts={thoughts}
+      />,
+    );
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('panic: boom');
+    expect(html).toContain('>Retry</button>');
+  });
+
+  it('renders agent Markdown without raw HTML', () => {
+    const html = render(
+      storeWith({}),
+      <TranscriptRow row={{ type: 'agent', key: 'a', text: '**bold** <img src=x onerror=alert(1)>\n\n```ts\nconst a = 1;\n```' }} openThoughts={thoughts} />,
+    );
+    expect(html).toContain('<strong>bold</strong>');
+    expect(html).toContain('<pre><code class="language-ts">');
+    expect(html).not.toContain('<img');
+  });
+
+  it('collapses a thought under "Thought"', () => {
+    const html = render(storeWith({}), <TranscriptRow row={{ type: 'thought', key: 't', text: 'hmm' }} openThoughts={thoughts} />);
+    expect(html).toMatch(/<details class="thought"><summary>Thought<\/summary>/);
+  });
+});

@@ -1,0 +1,136 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { SettingsT, WireError } from '../../../../shared/contract';
+import { isRec, str } from '../../lib/payload';
+import { useAppStore } from '../../store/context';
+import { hostSelectors } from '../../store/slices/host/selectors';
+import { sessionsSelectors } from '../../store/slices/sessions/selectors';
+import { RulesList } from './rules-list';
+
+type NumberField = 'idleTimeoutMs' | 'reapIntervalMs' | 'permissionTimeoutMs';
+
+const NUMBER_FIELDS: readonly { key: NumberField; label: string; hint: string }[] = [
+  { key: 'idleTimeoutMs', label: 'Idle timeout (ms)', hint: '0 keeps idle sessions awake.' },
+  { key: 'reapIntervalMs', label: 'Reap interval (ms)', hint: 'How often idle sessions are checked.' },
+  { key: 'permissionTimeoutMs', label: 'Permission timeout (ms)', hint: 'Unanswered requests are rejected after this.' },
+];
+
+type Draft = Record<NumberField, string> & { defaultCwd: string };
+
+function draftOf(s: SettingsT | undefined): Draft {
+  return {
+    idleTimeoutMs: String(s?.idleTimeoutMs ?? ''),
+    reapIntervalMs: String(s?.reapIntervalMs ?? ''),
+    permissionTimeoutMs: String(s?.permissionTimeoutMs ?? ''),
+    defaultCwd: s?.defaultCwd ?? '',
+  };
+}
+
+/** Validation issues from the host, if it sent them as `details` (zod issues or similar). */
+function issuesOf(error: WireError): string[] {
+  if (!Array.isArray(error.details)) return [];
+  return error.details.filter(isRec).map((d) => {
+    const path = Array.isArray(d.path) ? d.path.join('.') : '';
+    const message = str(d.message) ?? '';
+    return path ? `${path}: ${message}` : message;
+  });
+}
+
+export function SettingsDialog({ onClose }: { onClose: () => void }) {
+  const settings = useAppStore(hostSelectors.settings);
+  const session = useAppStore(sessionsSelectors.currentSession);
+  const saveSettings = useAppStore((s) => s.saveSettings);
+  const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
+  const [error, setError] = useState<WireError | undefined>();
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const firstField = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    // Focus moves into the dialog and back to whatever opened it (the Settings button).
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
+    firstField.current?.focus();
+    return () => opener?.focus();
+  }, []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaving(true);
+    setSaved(false);
+    setError(undefined);
+    // The host validates; an empty or odd number goes as NaN→null and comes back as its error.
+    const result = await saveSettings({
+      idleTimeoutMs: Number(draft.idleTimeoutMs.trim() === '' ? NaN : draft.idleTimeoutMs),
+      reapIntervalMs: Number(draft.reapIntervalMs.trim() === '' ? NaN : draft.reapIntervalMs),
+      permissionTimeoutMs: Number(draft.permissionTimeoutMs.trim() === '' ? NaN : draft.permissionTimeoutMs),
+      defaultCwd: draft.defaultCwd,
+    });
+    setSaving(false);
+    if (result) setError(result);
+    else setSaved(true);
+  };
+
+  const change = (key: keyof Draft, value: string) => {
+    setSaved(false);
+    setDraft((d) => ({ ...d, [key]: value }));
+  };
+
+  return (
+    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div role="dialog" aria-modal="true" aria-label="Settings" className="settings">
+        <h2>Settings</h2>
+        <form onSubmit={(e) => void onSubmit(e)} noValidate>
+          {NUMBER_FIELDS.map((f, i) => (
+            <label key={f.key} className="field">
+              <span className="field-label">{f.label}</span>
+              <input
+                ref={i === 0 ? firstField : undefined}
+                type="number"
+                inputMode="numeric"
+                step={1}
+                value={draft[f.key]}
+                onChange={(e) => change(f.key, e.target.value)}
+              />
+              <span className="field-hint">{f.hint}</span>
+            </label>
+          ))}
+          <label className="field">
+            <span className="field-label">Default working folder</span>
+            <input type="text" value={draft.defaultCwd} onChange={(e) => change('defaultCwd', e.target.value)} />
+          </label>
+          {error ? (
+            <div className="form-error" role="alert">
+              <p>{error.message}</p>
+              {issuesOf(error).length > 0 ? (
+                <ul>
+                  {issuesOf(error).map((m, i) => (
+                    <li key={i}>{m}</li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ) : null}
+          <div className="form-actions">
+            <span className="muted small" aria-live="polite">
+              {saved ? 'Saved' : ''}
+            </span>
+            <span className="spacer" />
+            <button type="button" className="button-secondary" onClick={onClose}>
+              Done
+            </button>
+            <button type="submit" className="button-primary" disabled={saving}>
+              Save
+            </button>
+          </div>
+        </form>
+        {session ? <RulesList sessionId={session.id} sessionTitle={session.title} /> : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { memo, type MouseEvent } from 'react';
+import { useAppStore } from '../../store/context';
+import { sessionsSelectors } from '../../store/slices/sessions/selectors';
+
+/**
+ * A sidebar entry. A link, not a button, so that no session title (the host may name a
+ * session "New session") can collide with the toolbar buttons' names; aria-current marks the
+ * one being looked at. The spaces between the parts keep the accessible name readable.
+ */
+export const SessionEntry = memo(function SessionEntry({ sessionId }: { sessionId: string }) {
+  const view = useAppStore(sessionsSelectors.byId(sessionId));
+  const current = useAppStore((s) => s.currentSessionId === sessionId);
+  const switchSession = useAppStore((s) => s.switchSession);
+  if (!view) return null;
+  const needs = sessionsSelectors.needsPermission(view, current ? sessionId : undefined);
+  const onClick = (e: MouseEvent) => {
+    e.preventDefault();
+    void switchSession(sessionId);
+  };
+  return (
+    <a
+      href={`#session-${sessionId}`}
+      className={`session-entry${current ? ' is-current' : ''}`}
+      aria-current={current ? 'page' : undefined}
+      onClick={onClick}
+    >
+      <span className="session-title">{view.title || 'Untitled session'}</span>{' '}
+      <span className="session-badges">
+        {view.running ? <span className="running-dot" aria-hidden="true" /> : null}
+        <span className={`badge badge-${view.state.toLowerCase()}`} title={sessionsSelectors.badgeTitle(view)}>
+          {sessionsSelectors.badgeLabel(view)}
+        </span>
+        {needs ? (
+          <>
+            {' '}
+            <span className="badge badge-attention">Needs permission</span>
+          </>
+        ) : null}
+      </span>
+    </a>
+  );
+});

@@ -1,0 +1,124 @@
+import { memo } from 'react';
+import type { Row } from '../../store/slices/transcript/rows';
+import { useAppStore } from '../../store/context';
+import { describeResolution, toolKindLabel } from './describe';
+import { Markdown } from './markdown';
+import { ToolCard } from './tool-card';
+
+const ERROR_TITLE: Record<string, string> = {
+  crash_loop: 'The agent keeps crashing',
+  agent_exited: 'The agent exited',
+  agent_unavailable: 'The agent could not be started',
+  agent_error: 'The agent reported an error',
+  permission_timeout: 'A permission request timed out',
+};
+
+function ErrorRow({ row }: { row: Extract<Row, { type: 'error' }> }) {
+  const retry = useAppStore((s) => s.retryLastPrompt);
+  return (
+    <div className="row-error" role="alert">
+      <strong>{ERROR_TITLE[row.code ?? ''] ?? 'Error'}</strong>
+      <p>{row.message}</p>
+      {row.stderrTail.length > 0 ? (
+        <pre className="stderr" aria-label="Agent output (stderr)">
+          {row.stderrTail.join('\n')}
+        </pre>
+      ) : null}
+      {row.code === 'crash_loop' ? (
+        <button type="button" onClick={() => void retry()}>
+          Retry
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+function PlanRow({ row }: { row: Extract<Row, { type: 'plan' }> }) {
+  return (
+    <section className="plan" aria-label="Plan">
+      <ul>
+        {row.entries.map((e, i) => (
+          <li key={i} className={`plan-${e.status}`}>
+            <span
+              role="checkbox"
+              aria-checked={e.status === 'completed' ? true : e.status === 'in_progress' ? 'mixed' : false}
+              aria-readonly="true"
+              aria-label={e.content}
+              className="plan-box"
+            />
+            <span className="plan-text">{e.content}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function PermissionRow({ row }: { row: Extract<Row, { type: 'permission' }> }) {
+  const kind = row.toolKind ? ` (${toolKindLabel(row.toolKind)})` : '';
+  return (
+    <p className="row-permission">
+      <span>
+        Permission asked: {row.title}
+        {kind}
+      </span>
+      <span className="permission-outcome">
+        {row.resolution ? describeResolution(row.resolution) : 'Waiting for an answer'}
+      </span>
+    </p>
+  );
+}
+
+export interface ThoughtState {
+  isOpen(key: string): boolean;
+  setOpen(key: string, open: boolean): void;
+}
+
+interface RowProps {
+  row: Row;
+  openThoughts: ThoughtState;
+}
+
+/** One transcript row; rows are rebuilt on every event, so each kind is cheap or memoised. */
+export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: RowProps) {
+  switch (row.type) {
+    case 'user':
+      return (
+        <div className={`row-user${row.pending ? ' is-pending' : ''}`}>
+          <div className="bubble bubble-user">{row.text}</div>
+          {row.pending ? <span className="muted small">Sending…</span> : null}
+        </div>
+      );
+    case 'agent':
+      return (
+        <div className="row-agent">
+          <div className="bubble bubble-agent">
+            <Markdown text={row.text} />
+          </div>
+        </div>
+      );
+    case 'thought':
+      return (
+        <details
+          className="thought"
+          open={openThoughts.isOpen(row.key)}
+          onToggle={(e) => openThoughts.setOpen(row.key, e.currentTarget.open)}
+        >
+          <summary>Thought</summary>
+          <div className="thought-text">{row.text}</div>
+        </details>
+      );
+    case 'tool':
+      return <ToolCard call={row.call} />;
+    case 'plan':
+      return <PlanRow row={row} />;
+    case 'stopped':
+      return <p className="row-note">{row.text}</p>;
+    case 'error':
+      return <ErrorRow row={row} />;
+    case 'permission':
+      return <PermissionRow row={row} />;
+    case 'notice':
+      return <p className="row-note">{row.text}</p>;
+  }
+});

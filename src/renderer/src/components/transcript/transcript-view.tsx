@@ -1,0 +1,121 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useAppStore } from '../../store/context';
+import { composerSelectors } from '../../store/slices/composer/selectors';
+import { buildRows, type Row } from '../../store/slices/transcript/rows';
+import { transcriptSelectors } from '../../store/slices/transcript/selectors';
+import { TranscriptRow, type ThoughtState } from './transcript-row';
+
+/** Start loading the previous page this close to the top, before the user hits it. */
+const LOAD_OLDER_PX = 400;
+/** "At the bottom" tolerance: closer than this keeps following new output. */
+const STICK_PX = 32;
+
+/**
+ * The transcript as a virtualised log. The virtualizer is anchored to the end: it follows new
+ * rows while the view is at the bottom, leaves the view alone when the user scrolled up, and
+ * keeps the visible row in place when an older page is prepended.
+ */
+export function TranscriptView() {
+  const events = useAppStore(transcriptSelectors.events);
+  const ready = useAppStore(transcriptSelectors.isReady);
+  const loadingNewest = useAppStore(transcriptSelectors.isLoadingNewest);
+  const hasOlder = useAppStore(transcriptSelectors.hasOlder);
+  const loadingOlder = useAppStore(transcriptSelectors.isLoadingOlder);
+  const error = useAppStore(transcriptSelectors.error);
+  const pending = useAppStore(composerSelectors.pendingForCurrent);
+  const loadOlder = useAppStore((s) => s.loadOlder);
+
+  const rows = useMemo<Row[]>(() => {
+    const built = buildRows(events);
+    for (const p of pending) built.push({ type: 'user', key: `pending-${p.clientMessageId}`, text: p.text, pending: true });
+    return built;
+  }, [events, pending]);
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // Which thoughts the user expanded, kept here because virtualised rows unmount off-screen.
+  const [openThoughts] = useState<ThoughtState>(() => {
+    const open = new Set<string>();
+    return { isOpen: (key) => open.has(key), setOpen: (key, value) => void (value ? open.add(key) : open.delete(key)) };
+  });
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 64,
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 8,
+    paddingStart: 12,
+    paddingEnd: 16,
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: STICK_PX,
+  });
+
+  // Whether the view follows new output. Scroll events come from the user or from the
+  // virtualizer keeping the bottom in view; content growing alone fires none.
+  const stick = useRef(true);
+  const onScroll = useCallback(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_PX;
+    if (hasOlder && !loadingOlder && el.scrollTop < LOAD_OLDER_PX) void loadOlder();
+  }, [hasOlder, loadingOlder, loadOlder]);
+
+  // Rows that do not fill the view give the user nothing to scroll up with: load more now.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (ready && el && hasOlder && !loadingOlder && el.scrollHeight <= el.clientHeight) void loadOlder();
+  }, [ready, rows.length, hasOlder, loadingOlder, loadOlder]);
+
+  // The first page lands at the bottom, like any chat; later rows keep it there unless the
+  // user scrolled up. The virtualizer follows appends itself; this also covers a row that was
+  // replaced in place (an optimistic prompt by its stored event).
+  useEffect(() => {
+    if (ready && stick.current && rows.length > 0) virtualizer.scrollToEnd();
+  }, [ready, rows, virtualizer]);
+
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div className="transcript-wrap">
+      {hasOlder ? (
+        <button type="button" className="load-older" onClick={() => void loadOlder()} disabled={loadingOlder}>
+          {loadingOlder ? 'Loading older messages…' : 'Load older messages'}
+        </button>
+      ) : null}
+      <div
+        ref={scrollRef}
+        className="transcript"
+        role="log"
+        aria-label="Transcript"
+        aria-busy={loadingNewest || loadingOlder}
+        tabIndex={0}
+        onScroll={onScroll}
+      >
+        {error ? (
+          <p className="transcript-empty" role="alert">
+            Could not load the transcript: {error.message}
+          </p>
+        ) : rows.length === 0 ? (
+          <p className="transcript-empty muted">{loadingNewest ? 'Loading…' : 'No messages yet.'}</p>
+        ) : null}
+        <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => {
+            const row = rows[item.index];
+            if (!row) return null;
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className="transcript-item"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <TranscriptRow row={row} openThoughts={openThoughts} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { connectToHost } from './api/get-api';
+import { App } from './app';
+import { ErrorBoundary } from './components/error-boundary';
+import { newId } from './lib/new-id';
+import { createAppStore } from './store/app-store';
+import { watchAttention } from './store/attention';
+import { bindApi } from './store/bind-api';
+import { StoreProvider } from './store/context';
+import './styles/app.css';
+
+const LAST_SESSION_KEY = 'switchboard.lastSession';
+
+// Storage can be unavailable (privacy settings, opaque origins): remembering is best effort.
+const lastSession = {
+  get(): string | undefined {
+    try {
+      return localStorage.getItem(LAST_SESSION_KEY) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  set(id: string): void {
+    try {
+      localStorage.setItem(LAST_SESSION_KEY, id);
+    } catch {
+      /* best effort */
+    }
+  },
+};
+
+function notifyDesktop(sessionTitle: string): void {
+  if (typeof Notification === 'undefined' || Notification.permission === 'denied') return;
+  try {
+    new Notification('Permission needed', { body: sessionTitle });
+  } catch {
+    /* notifications are a courtesy; never break the window over one */
+  }
+}
+
+const link = connectToHost();
+const store = createAppStore({ api: link.api, newId, lastSession });
+bindApi(store, link.api, link.connection);
+watchAttention(store, {
+  setTitle: (title) => {
+    document.title = title;
+  },
+  isHidden: () => document.hidden,
+  notify: link.desktop ? notifyDesktop : undefined,
+});
+void store.getState().start();
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <ErrorBoundary>
+        <StoreProvider store={store}>
+          <App />
+        </StoreProvider>
+      </ErrorBoundary>
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,39 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { StoreDeps } from './deps';
+import { composerInitialState, type ComposerState } from './slices/composer/initial-state';
+import { createComposerActions, type ComposerActions } from './slices/composer/actions';
+import { hostInitialState, type HostState } from './slices/host/initial-state';
+import { createHostActions, type HostActions } from './slices/host/actions';
+import { permissionsInitialState, type PermissionsState } from './slices/permissions/initial-state';
+import { createPermissionsActions, type PermissionsActions } from './slices/permissions/actions';
+import { sessionsInitialState, type SessionsState } from './slices/sessions/initial-state';
+import { createSessionsActions, type SessionsActions } from './slices/sessions/actions';
+import { transcriptInitialState, type TranscriptState } from './slices/transcript/initial-state';
+import { createTranscriptActions, type TranscriptActions } from './slices/transcript/actions';
+
+export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState;
+export type AppActions = SessionsActions &
+  TranscriptActions &
+  PermissionsActions &
+  HostActions &
+  ComposerActions;
+export type AppStore = AppState & AppActions;
+export type AppStoreApi = StoreApi<AppStore>;
+export type SetState = AppStoreApi['setState'];
+export type GetState = AppStoreApi['getState'];
+
+/** One store made of slices; each slice's actions get `set`, `get` and the injected deps. */
+export function createAppStore(deps: StoreDeps): AppStoreApi {
+  return createStore<AppStore>()((set, get) => ({
+    ...sessionsInitialState,
+    ...transcriptInitialState,
+    ...permissionsInitialState,
+    ...hostInitialState,
+    ...composerInitialState,
+    ...createSessionsActions(set, get, deps),
+    ...createTranscriptActions(set, get, deps),
+    ...createPermissionsActions(set, get, deps),
+    ...createHostActions(set, get, deps),
+    ...createComposerActions(set, get, deps),
+  }));
+}

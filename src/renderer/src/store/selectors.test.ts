@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionStateT } from '../../../shared/contract';
+import { attentionCount, documentTitle, sessionsToNotify } from './attention';
+import { createAppStore, type AppState } from './app-store';
+import { sessionsSelectors } from './slices/sessions/selectors';
+import { FakeApi, SID, SID2, testDeps, view } from './test/fake-api';
+
+describe('session badges', () => {
+  it.each<[SessionStateT, string]>([
+    ['CREATED', 'Starting'],
+    ['STARTING', 'Starting'],
+    ['ACTIVE', 'Active'],
+    ['DETACHED', 'Detached'],
+    ['CLOSING', 'Closing'],
+    ['ENDED', 'Asleep'],
+  ])('labels %s as %s', (state, label) => {
+    expect(sessionsSelectors.badgeLabel({ state })).toBe(label);
+  });
+
+  it('explains why an asleep session ended', () => {
+    expect(sessionsSelectors.badgeTitle({ state: 'ENDED', stateReason: 'idle_timeout' })).toMatch(/idle_timeout/);
+    expect(sessionsSelectors.badgeTitle({ state: 'ENDED', stateReason: 'something_new' })).toMatch(/something_new/);
+    expect(sessionsSelectors.badgeTitle({ state: 'ACTIVE', stateReason: undefined })).toBeUndefined();
+  });
+
+  it('flags pending permission only for sessions not being looked at', () => {
+    const v = view({ pendingPermissions: 1 });
+    expect(sessionsSelectors.needsPermission(v, SID2)).toBe(true);
+    expect(sessionsSelectors.needsPermission(v, SID)).toBe(false);
+    expect(sessionsSelectors.needsPermission(view(), SID2)).toBe(false);
+  });
+
+  it('orders the sidebar newest first', () => {
+    const store = createAppStore(testDeps(new FakeApi()));
+    store.getState().upsertSession(view({ id: SID, createdAt: 1 }));
+    store.getState().upsertSession(view({ id: SID2, createdAt: 2 }));
+    expect(store.getState().sessionOrder).toEqual([SID2, SID]);
+  });
+});
+
+describe('attention', () => {
+  const sessions = new Map([
+    [SID, view({ pendingPermissions: 2 })],
+    [SID2, view({ id: SID2, title: 'Two', pendingPermissions: 1 })],
+  ]);
+
+  it('counts requests outside the current session and prefixes the title', () => {
+    expect(attentionCount(sessions, SID)).toBe(1);
+    expect(attentionCount(sessions, undefined)).toBe(3);
+    expect(documentTitle(1)).toBe('(1) Switchboard');
+    expect(documentTitle(0)).toBe('Switchboard');
+  });
+
+  it('notifies for a new request in another session, and for the current one only when hidden', () => {
+    const store = createAppStore(testDeps(new FakeApi()));
+    const base: AppState = { ...store.getState(), sessionsLoaded: true, currentSessionId: SID, sessionsById: new Map([[SID, view()], [SID2, view({ id: SID2, title: 'Two' })]]) };
+    const other: AppState = { ...base, sessionsById: new Map(base.sessionsById).set(SID2, view({ id: SID2, title: 'Two', pendingPermissions: 1 })) };
+    expect(sessionsToNotify(base, other, false)).toEqual(['Two']);
+    const request = { requestId: 'r', sessionId: SID, toolCall: { toolCallId: 't', title: 'x' }, options: [], createdAt: 1 };
+    const mine: AppState = { ...base, pendingPermissions: new Map([['r', request]]) };
+    expect(sessionsToNotify(base, mine, false)).toEqual([]);
+    expect(sessionsToNotify(base, mine, true)).toEqual(['Session one']);
+  });
+
+  it('does not notify for requests already pending when the first list arrives', () => {
+    const store = createAppStore(testDeps(new FakeApi()));
+    const before = store.getState();
+    const after: AppState = { ...before, sessionsLoaded: true, sessionsById: sessions };
+    expect(sessionsToNotify(before, after, true)).toEqual([]);
+  });
+});

@@ -1,0 +1,102 @@
+import { str } from '../../../lib/payload';
+import type { GetState, SetState } from '../../app-store';
+import type { StoreDeps } from '../../deps';
+import { lastUserPrompt } from '../transcript/rows';
+import type { PendingSend } from './initial-state';
+
+export interface ComposerActions {
+  /** Sends to the current session (starting one if there is none). False if nothing was sent. */
+  sendPrompt(text: string): Promise<boolean>;
+  /** Re-sends the newest user prompt as a new message (after a crash loop). */
+  retryLastPrompt(): Promise<void>;
+  cancelTurn(): Promise<void>;
+  /** A user_message event arrived: its optimistic row is no longer needed. */
+  promptSeen(payload: Record<string, unknown>): void;
+  dismissSendError(): void;
+  pushNotice(text: string): void;
+  dismissNotice(id: number): void;
+}
+
+/** Each attempt waits (bounded) for the link to come back, so this bounds the total wait. */
+const MAX_SEND_ATTEMPTS = 10;
+
+export function createComposerActions(set: SetState, get: GetState, deps: StoreDeps): ComposerActions {
+  const { api } = deps;
+  let nextNoticeId = 1;
+
+  const updatePending = (id: string, change: ((p: PendingSend) => PendingSend) | undefined): void => {
+    const current = get().pendingSends;
+    const p = current.get(id);
+    if (!p) return;
+    const next = new Map(current);
+    if (change) next.set(id, change(p));
+    else next.delete(id);
+    set({ pendingSends: next });
+  };
+
+  const deliver = async (p: PendingSend): Promise<void> => {
+    const req = { sessionId: p.sessionId, clientMessageId: p.clientMessageId, text: p.text };
+    for (let attempt = 1; ; attempt++) {
+      const res = await api['prompt:send'](req);
+      if (res.ok) {
+        updatePending(p.clientMessageId, (x) => ({ ...x, status: 'accepted' }));
+        return;
+      }
+      // Same clientMessageId on purpose: the host runs a prompt once however often it arrives.
+      if (res.error.code === 'disconnected' && attempt < MAX_SEND_ATTEMPTS) continue;
+      updatePending(p.clientMessageId, undefined);
+      set({ sendError: { sessionId: p.sessionId, code: res.error.code, message: res.error.message, text: p.text } });
+      return;
+    }
+  };
+
+  return {
+    async sendPrompt(text) {
+      if (text.trim() === '') return false;
+      const sessionId = get().currentSessionId ?? (await get().createSession());
+      if (!sessionId) return false;
+      const pending: PendingSend = { clientMessageId: deps.newId(), sessionId, text, status: 'sending' };
+      set({
+        pendingSends: new Map(get().pendingSends).set(pending.clientMessageId, pending),
+        sendError: undefined,
+      });
+      void deliver(pending);
+      return true;
+    },
+
+    async retryLastPrompt() {
+      const text = lastUserPrompt(get().transcript.events);
+      if (text === undefined) {
+        get().pushNotice('There is no earlier prompt to retry.');
+        return;
+      }
+      await get().sendPrompt(text);
+    },
+
+    async cancelTurn() {
+      const sessionId = get().currentSessionId;
+      if (!sessionId) return;
+      const res = await api['prompt:cancel']({ sessionId });
+      // invalid_state: the turn ended on its own meanwhile, which is what the user wanted.
+      if (!res.ok && res.error.code !== 'invalid_state') get().pushNotice(`Could not stop: ${res.error.message}`);
+    },
+
+    promptSeen(payload) {
+      const id = str(payload.clientMessageId);
+      if (id !== undefined) updatePending(id, undefined);
+    },
+
+    dismissSendError() {
+      set({ sendError: undefined });
+    },
+
+    pushNotice(text) {
+      const notice = { id: nextNoticeId++, text };
+      set({ notices: [...get().notices.slice(-3), notice] });
+    },
+
+    dismissNotice(id) {
+      set({ notices: get().notices.filter((n) => n.id !== id) });
+    },
+  };
+}

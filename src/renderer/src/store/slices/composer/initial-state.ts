@@ -1,0 +1,35 @@
+import type { ErrorCode } from '../../../../../shared/errors';
+
+export interface PendingSend {
+  clientMessageId: string;
+  sessionId: string;
+  text: string;
+  /** `accepted` waits for its user_message event before its optimistic row goes. */
+  status: 'sending' | 'accepted';
+}
+
+export interface SendError {
+  sessionId: string;
+  code: ErrorCode;
+  message: string;
+  /** The prompt that was not sent, so the composer can offer it back. */
+  text: string;
+}
+
+export interface Notice {
+  id: number;
+  text: string;
+}
+
+export interface ComposerState {
+  /** Prompts shown before the host echoes them, by clientMessageId. */
+  pendingSends: ReadonlyMap<string, PendingSend>;
+  sendError: SendError | undefined;
+  notices: readonly Notice[];
+}
+
+export const composerInitialState: ComposerState = {
+  pendingSends: new Map(),
+  sendError: undefined,
+  notices: [],
+};

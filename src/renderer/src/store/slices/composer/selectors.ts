@@ -1,0 +1,25 @@
+import type { AppState } from '../../app-store';
+import type { PendingSend } from './initial-state';
+
+const EMPTY: readonly PendingSend[] = [];
+let lastKey: unknown;
+let lastSession: string | undefined;
+let lastList: readonly PendingSend[] = EMPTY;
+
+/** Optimistic prompts of the current session; stable per (map, session) for React. */
+function pendingForCurrent(s: AppState): readonly PendingSend[] {
+  if (s.pendingSends !== lastKey || s.currentSessionId !== lastSession) {
+    lastKey = s.pendingSends;
+    lastSession = s.currentSessionId;
+    const list = [...s.pendingSends.values()].filter((p) => p.sessionId === s.currentSessionId);
+    lastList = list.length === 0 ? EMPTY : list;
+  }
+  return lastList;
+}
+
+export const composerSelectors = {
+  pendingForCurrent,
+  sendErrorForCurrent: (s: AppState) =>
+    s.sendError && s.sendError.sessionId === s.currentSessionId ? s.sendError : undefined,
+  notices: (s: AppState) => s.notices,
+};

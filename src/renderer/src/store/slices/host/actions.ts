@@ -1,0 +1,49 @@
+import type { CommandRequest, WireError } from '../../../../../shared/contract';
+import type { ConnectionStatus } from '../../../api/connection';
+import type { GetState, SetState } from '../../app-store';
+import type { StoreDeps } from '../../deps';
+
+export interface HostActions {
+  loadHostInfo(): Promise<void>;
+  setConnection(status: ConnectionStatus): void;
+  /** Returns the host's validation error, if any, for the form to show. */
+  saveSettings(patch: CommandRequest<'settings:update'>): Promise<WireError | undefined>;
+  loadRules(sessionId: string): Promise<WireError | undefined>;
+  revokeRule(sessionId: string, ruleId: string): Promise<WireError | undefined>;
+}
+
+export function createHostActions(set: SetState, get: GetState, deps: StoreDeps): HostActions {
+  const { api } = deps;
+  return {
+    async loadHostInfo() {
+      const res = await api['host:info']({});
+      if (res.ok) set({ hostInfo: res.value, settings: res.value.settings });
+    },
+
+    setConnection(connection) {
+      if (get().connection !== connection) set({ connection });
+    },
+
+    async saveSettings(patch) {
+      const res = await api['settings:update'](patch);
+      if (!res.ok) return res.error;
+      const info = get().hostInfo;
+      set({ settings: res.value, hostInfo: info ? { ...info, settings: res.value } : info });
+      return undefined;
+    },
+
+    async loadRules(sessionId) {
+      const res = await api['permissions:rules']({ sessionId });
+      if (!res.ok) return res.error;
+      set({ rules: res.value, rulesSessionId: sessionId });
+      return undefined;
+    },
+
+    async revokeRule(sessionId, ruleId) {
+      const res = await api['permissions:revoke']({ sessionId, ruleId });
+      if (!res.ok) return res.error;
+      if (get().rulesSessionId === sessionId) set({ rules: get().rules.filter((r) => r.id !== ruleId) });
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import type { SessionStateT, SessionViewT } from '../../../../../shared/contract';
+import type { AppState } from '../../app-store';
+
+const BADGE: Record<SessionStateT, string> = {
+  CREATED: 'Starting',
+  STARTING: 'Starting',
+  ACTIVE: 'Active',
+  DETACHED: 'Detached',
+  CLOSING: 'Closing',
+  // An ended session keeps its transcript and wakes on the next prompt: asleep, not failed.
+  ENDED: 'Asleep',
+};
+
+const REASON_TEXT: Record<string, string> = {
+  idle_timeout: 'Put to sleep after being idle',
+  host_shutdown: 'Put to sleep when the host shut down',
+  agent_exited: 'The agent process exited',
+  recovered: 'Recovered after a restart',
+  closed: 'Closed',
+  user: 'Closed',
+};
+
+function badgeLabel(view: Pick<SessionViewT, 'state'>): string {
+  return BADGE[view.state];
+}
+
+/** Tooltip for the state badge: why an asleep session stopped, and that it can be woken. */
+function badgeTitle(view: Pick<SessionViewT, 'state' | 'stateReason'>): string | undefined {
+  if (view.state !== 'ENDED') return view.stateReason;
+  const reason = view.stateReason;
+  const why = reason ? `${REASON_TEXT[reason] ?? 'Ended'} (${reason})` : 'Ended';
+  return `${why}. Sending a message resumes it.`;
+}
+
+/** The sidebar flags pending requests only where no dialog shows them. */
+function needsPermission(view: SessionViewT, currentSessionId: string | undefined): boolean {
+  return view.pendingPermissions > 0 && view.id !== currentSessionId;
+}
+
+function currentSession(s: AppState): SessionViewT | undefined {
+  return s.currentSessionId === undefined ? undefined : s.sessionsById.get(s.currentSessionId);
+}
+
+/** Running follows the current session's view, which the switch answer overwrote. */
+function isCurrentRunning(s: AppState): boolean {
+  return currentSession(s)?.running ?? false;
+}
+
+const byId =
+  (id: string) =>
+  (s: AppState): SessionViewT | undefined =>
+    s.sessionsById.get(id);
+
+function agentName(s: AppState, agentId: string): string {
+  return s.hostInfo?.agents.find((a) => a.id === agentId)?.name ?? agentId;
+}
+
+export const sessionsSelectors = {
+  badgeLabel,
+  badgeTitle,
+  needsPermission,
+  currentSession,
+  isCurrentRunning,
+  byId,
+  agentName,
+};

@@ -1,0 +1,147 @@
+import type { SessionEventT, WireError } from '../../../../../shared/contract';
+import type { GetState, SetState } from '../../app-store';
+import { DEFAULT_PAGE_SIZE, type StoreDeps } from '../../deps';
+import type { TranscriptView } from './initial-state';
+import { applyLiveEvent, applyOlderPage, emptyTranscriptData, mergeEvents } from './merge';
+
+export interface TranscriptActions {
+  /** Empties the transcript for a session about to load; returns the load's token. */
+  beginTranscript(sessionId: string): number;
+  failTranscript(token: number, error: WireError): void;
+  /** Newest page, merged with events pushed meanwhile; catches up if the host is further on. */
+  loadNewestPage(token: number, hostLastSeq: number): Promise<void>;
+  loadOlder(): Promise<void>;
+  /** A pushed `session:event`: append, ignore a duplicate, or catch up over a gap. */
+  receiveEvent(event: SessionEventT): void;
+  /** Fetches everything after lastSeq (`transcript:since`, looping while hasMore). */
+  catchUp(): Promise<void>;
+}
+
+export function createTranscriptActions(set: SetState, get: GetState, deps: StoreDeps): TranscriptActions {
+  const { api } = deps;
+  const limit = deps.pageSize ?? DEFAULT_PAGE_SIZE;
+  let nextToken = 1;
+  // One catch-up at a time; a request for another while one runs makes it loop once more.
+  let catchingUp = false;
+  let catchUpAgain = false;
+
+  const patch = (token: number, change: Partial<TranscriptView>): boolean => {
+    const t = get().transcript;
+    if (t.token !== token) return false;
+    set({ transcript: { ...t, ...change } });
+    return true;
+  };
+
+  const added = (events: readonly SessionEventT[]): void => {
+    for (const e of events) if (e.kind === 'user_message') get().promptSeen(e.payload);
+  };
+
+  return {
+    beginTranscript(sessionId) {
+      const token = nextToken++;
+      set({
+        transcript: {
+          ...emptyTranscriptData,
+          sessionId,
+          token,
+          loaded: false,
+          loadingOlder: false,
+          buffer: [],
+          error: undefined,
+        },
+      });
+      return token;
+    },
+
+    failTranscript(token, error) {
+      patch(token, { error });
+    },
+
+    async loadNewestPage(token, hostLastSeq) {
+      const sessionId = get().transcript.sessionId;
+      if (!sessionId || get().transcript.token !== token) return;
+      patch(token, { error: undefined });
+      const res = await api['transcript:page']({ sessionId, limit });
+      const t = get().transcript;
+      if (t.token !== token) return;
+      if (!res.ok) {
+        patch(token, { error: res.error });
+        return;
+      }
+      // Events pushed before this page answered overlap it or follow it; merge by seq.
+      const { data, gap } = mergeEvents(emptyTranscriptData, [...res.value.events, ...t.buffer]);
+      const hasOlder = res.value.hasMore && res.value.events.length > 0;
+      set({ transcript: { ...t, ...data, hasOlder, loaded: true, buffer: [], error: undefined } });
+      added(data.events);
+      if (gap || data.lastSeq < hostLastSeq) await get().catchUp();
+    },
+
+    async loadOlder() {
+      const t = get().transcript;
+      if (!t.sessionId || !t.loaded || t.loadingOlder || !t.hasOlder || t.oldestSeq === undefined) return;
+      const token = t.token;
+      patch(token, { loadingOlder: true });
+      const res = await api['transcript:page']({ sessionId: t.sessionId, beforeSeq: t.oldestSeq, limit });
+      const now = get().transcript;
+      if (now.token !== token) return;
+      if (!res.ok) {
+        patch(token, { loadingOlder: false });
+        if (res.error.code !== 'disconnected') get().pushNotice(`Could not load older messages: ${res.error.message}`);
+        return;
+      }
+      set({ transcript: { ...now, ...applyOlderPage(now, res.value), loadingOlder: false } });
+    },
+
+    receiveEvent(event) {
+      const t = get().transcript;
+      if (event.sessionId !== t.sessionId || event.sessionId !== get().currentSessionId) return;
+      if (!t.loaded) {
+        set({ transcript: { ...t, buffer: [...t.buffer, event] } });
+        return;
+      }
+      const { data, outcome } = applyLiveEvent(t, event);
+      if (outcome === 'appended') {
+        set({ transcript: { ...t, ...data } });
+        added([event]);
+      } else if (outcome === 'gap') {
+        void get().catchUp();
+      }
+    },
+
+    async catchUp() {
+      if (catchingUp) {
+        catchUpAgain = true;
+        return;
+      }
+      catchingUp = true;
+      try {
+        do {
+          catchUpAgain = false;
+          let hasMore = true;
+          while (hasMore) {
+            const t = get().transcript;
+            // Before the newest page lands, that load merges whatever is pushed meanwhile.
+            if (!t.sessionId || !t.loaded) return;
+            const res = await api['transcript:since']({ sessionId: t.sessionId, afterSeq: t.lastSeq });
+            const now = get().transcript;
+            if (now.token !== t.token) {
+              catchUpAgain = true;
+              break;
+            }
+            // A dropped link is caught up by resubscribe() once it is back.
+            if (!res.ok) return;
+            const { data } = mergeEvents(now, res.value.events);
+            if (data !== now) {
+              set({ transcript: { ...now, ...data } });
+              added(res.value.events.filter((e) => e.seq > now.lastSeq));
+            }
+            // No progress means the host has nothing newer after all; do not spin.
+            hasMore = res.value.hasMore && data.lastSeq > now.lastSeq;
+          }
+        } while (catchUpAgain);
+      } finally {
+        catchingUp = false;
+      }
+    },
+  };
+}
