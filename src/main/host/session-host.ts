@@ -168,6 +168,8 @@ export class SessionHost implements HostPort {
         if (disposed) return;
         disposed = true;
         this.clients.delete(id);
+        // After quit began the sessions are ending anyway (and the store may be closed).
+        if (this.shutdownPromise) return;
         for (const sessionId of [...this.watchers.sessionsOf(id)]) this.service.unwatch(id, sessionId);
       },
     };

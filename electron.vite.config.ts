@@ -1,0 +1,79 @@
+import { resolve, relative, sep } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+
+const root = import.meta.dirname;
+const src = (path: string): string => resolve(root, 'src', path);
+
+/**
+ * The sandboxed preload may contain only itself, the zod-free channel table and `electron`.
+ * Anything else (zod, node builtins, a dependency) would either bloat it or fail to load in the
+ * sandbox, so the build fails instead.
+ */
+function preloadImportGuard(): Plugin {
+  const allowed = [src('preload') + sep, src('shared/channels.ts')];
+  return {
+    name: 'switchboard:preload-import-guard',
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        for (const id of chunk.moduleIds) {
+          if (id.startsWith('\0')) continue;
+          if (!allowed.some((ok) => id === ok || id.startsWith(ok))) {
+            this.error(`the preload must import only src/shared/channels.ts, but it bundles ${relative(root, id)}`);
+          }
+        }
+        const external = chunk.imports.filter((name) => name !== 'electron');
+        if (external.length > 0) this.error(`the preload must require only 'electron', not ${external.join(', ')}`);
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  main: {
+    build: {
+      // cli.js and demo-agent.js also run under plain Node 20 (`serve`, agent processes).
+      target: 'node20.19',
+      // package.json `dependencies` (better-sqlite3, ws, the ACP SDK, zod) stay in node_modules.
+      externalizeDeps: true,
+      sourcemap: true,
+      rolldownOptions: {
+        input: {
+          index: src('main/app/main.ts'),
+          cli: src('main/cli.ts'),
+          'demo-agent': src('agents/demo/demo-agent.ts'),
+        },
+        output: {
+          format: 'es',
+          entryFileNames: '[name].js',
+          // Shared chunks sit beside the entries, so `import.meta.dirname` is `out/main` in
+          // every file (the host finds demo-agent.js and the renderer relative to it).
+          chunkFileNames: '[name]-[hash].js',
+        },
+      },
+    },
+  },
+  preload: {
+    plugins: [preloadImportGuard()],
+    build: {
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: src('preload/index.ts') },
+        // Sandboxed preloads cannot be ES modules; `.cjs` keeps it CommonJS under "type": "module".
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: src('renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      rolldownOptions: {
+        input: src('renderer/index.html'),
+      },
+    },
+  },
+});
