@@ -64,7 +64,13 @@ export function createDemoAgent({ store, log, crash }: DemoAgentDeps): DemoAgent
   // clients must not lose them even though they precede the response.
   const announce = async (client: AgentContext, session: LiveSession): Promise<void> => {
     await notify(client, session.id, { sessionUpdate: 'available_commands_update', availableCommands });
-    await notify(client, session.id, { sessionUpdate: 'session_info_update', title: session.title });
+    // Like real agents before they have summarised anything: no title until `/title`, so the
+    // client names the session after its first prompt.
+    await notify(client, session.id, {
+      sessionUpdate: 'session_info_update',
+      ...(session.title === DEFAULT_TITLE ? {} : { title: session.title }),
+      updatedAt: new Date().toISOString(),
+    });
   };
 
   const app = acp

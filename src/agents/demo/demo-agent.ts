@@ -50,6 +50,8 @@ if (options.stubborn) {
   const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
   process.stderr.write(`demo-agent helper pid ${helper.pid}\n`);
   process.on('SIGTERM', () => log.info('ignoring SIGTERM'));
+  // Stays up even when its helper dies and stdin is closed: only SIGKILL ends it.
+  setInterval(() => {}, 1 << 30);
 } else {
   // The connection closes when stdin ends: the host went away, so must we,
   // or the host's restarts would leave orphans behind.
