@@ -63,7 +63,7 @@ export const PermissionView = z.object({
 });
 
 export const PermissionDecider = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('window'), clientId: z.string() }),
+  z.object({ kind: z.literal('window'), clientId: z.string(), label: z.string().optional() }),
   z.object({ kind: z.literal('timeout') }),
   z.object({ kind: z.literal('rule'), ruleId: z.string() }),
   z.object({ kind: z.literal('cancel'), reason: z.string() }),
