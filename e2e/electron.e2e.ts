@@ -141,7 +141,7 @@ test('runs a session in a window, opens a second window and quits without leavin
   expect(app.windows()).toHaveLength(2);
 
   // Same host: the new window lists the first window's session and runs one of its own.
-  await expect(sidebar(second).getByRole('button', { name: /hello/ })).toBeVisible();
+  await expect(sidebar(second).getByRole('link', { name: /hello/ })).toBeVisible();
   await newSession(second);
   await echo(second, 'from window two');
   await expect(transcript(page)).toContainText('Echo: hello');
@@ -174,7 +174,7 @@ test('a reloaded window gets a fresh host client and keeps working', async () =>
 
   await page.reload();
   await expect(page.getByRole('button', { name: 'New session' })).toBeEnabled();
-  await expect(sidebar(page).getByRole('button', { name: /before reload/ })).toBeVisible();
+  await expect(sidebar(page).getByRole('link', { name: /before reload/ })).toBeVisible();
   await newSession(page);
   await echo(page, 'after reload');
 
