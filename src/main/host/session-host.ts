@@ -7,6 +7,7 @@ import { BrokerPool } from '../brokers/broker-pool';
 import { PermissionGate } from '../permissions/permission-gate';
 import { IdleReaper } from '../reaper/idle-reaper';
 import { SessionService } from '../sessions/session-service';
+import { ROUTABLE } from '../sessions/state-machine';
 import { Watchers } from '../sessions/watchers';
 import { EventLog } from '../store/event-log';
 import { Store } from '../store/store';
@@ -96,6 +97,10 @@ export class SessionHost implements HostPort {
       timers: this.timers,
       timeoutMs: () => this.current.permissionTimeoutMs,
       watchers: (id) => this.watchers.count(id),
+      isOpen: (id) => {
+        const state = this.store.sessions.get(id)?.state;
+        return state !== undefined && ROUTABLE.includes(state) && !this.service.isClosing(id);
+      },
       record: (id, kind, payload) => this.eventLog.append(id, kind, payload),
       onRequested: (view) => this.sendToWatchers(view.sessionId, 'permission:requested', view),
       onResolved: (requestId, sessionId) => this.sendToWatchers(sessionId, 'permission:resolved', { requestId, sessionId }),
@@ -145,7 +150,8 @@ export class SessionHost implements HostPort {
       host.log.info(
         host.reaper.enabled
           ? `idle reaper on: idle timeout ${s.idleTimeoutMs} ms, checked every ${s.reapIntervalMs} ms`
-          : 'idle reaper off (idle timeout or interval is 0)',
+          : `idle reaper off: idle timeout ${s.idleTimeoutMs} ms, interval ${s.reapIntervalMs} ms (0 disables)`,
+        { reaper: host.reaper.enabled ? 'on' : 'off', idleTimeoutMs: s.idleTimeoutMs, reapIntervalMs: s.reapIntervalMs },
       );
       return await Promise.resolve(host);
     } catch (err) {
@@ -206,6 +212,9 @@ export class SessionHost implements HostPort {
     });
     await Promise.race([work, overBudget]);
     clearTimeout(timer);
+    // Over budget, the work above may not have reached it: nothing may stay pending (and settle
+    // later, against a closed store) once the agents are killed.
+    this.gate.cancelAll('host_shutdown');
     this.pool.killAll();
     this.timers.stop();
     try {
@@ -220,7 +229,8 @@ export class SessionHost implements HostPort {
     const clean = normaliseSettings(patch);
     for (const [key, value] of Object.entries(clean)) this.store.settings.set(key, value);
     this.current = { ...this.current, ...clean };
-    if ('idleTimeoutMs' in clean || 'reapIntervalMs' in clean) {
+    // Never after quit began: no reaper tick may run once shutdown starts.
+    if (('idleTimeoutMs' in clean || 'reapIntervalMs' in clean) && !this.shutdownPromise) {
       this.reaper.stop();
       this.reaper = this.createReaper(this.options.clock ?? systemClock);
       this.reaper.start();
@@ -236,14 +246,17 @@ export class SessionHost implements HostPort {
       idleTimeoutMs: this.current.idleTimeoutMs,
       intervalMs: this.current.reapIntervalMs,
       candidates: (cutoff) => this.store.sessions.idleDetached(cutoff),
-      isIdle: (id, cutoff) => {
+      inspect: (id) => {
         const row = this.store.sessions.get(id);
         return (
-          !!row &&
-          row.state === 'DETACHED' &&
-          this.watchers.count(id) === 0 &&
-          !this.service.isBusy(id) &&
-          Math.max(row.last_activity_at, row.detached_at ?? 0) <= cutoff
+          row && {
+            state: row.state,
+            lastActivityAt: row.last_activity_at,
+            detachedAt: row.detached_at ?? undefined,
+            watchers: this.watchers.count(id),
+            turnInFlight: this.service.isBusy(id),
+            pendingPermissions: this.gate.countFor(id),
+          }
         );
       },
       isClosing: (id) => this.service.isClosing(id),

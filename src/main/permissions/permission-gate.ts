@@ -14,6 +14,8 @@ export interface PermissionGateOptions {
   timeoutMs(): number;
   /** How many windows watch a session now. */
   watchers(sessionId: string): number;
+  /** False for a session that is closing, ended or unknown: its requests are answered at once. */
+  isOpen(sessionId: string): boolean;
   /** Appends a transcript event. */
   record(sessionId: string, kind: 'permission_requested' | 'permission_resolved', payload: Record<string, unknown>): void;
   /** Tells the windows watching the session. */
@@ -30,6 +32,8 @@ type Response = acp.RequestPermissionResponse;
 interface Pending {
   view: PermissionViewT;
   resolve(response: Response): void;
+  /** The timeout the running deadline was armed with (the transcript says how long it waited). */
+  waitedMs?: number;
 }
 
 const CANCELLED: Response = { outcome: { outcome: 'cancelled' } };
@@ -58,6 +62,9 @@ export class PermissionGate {
   constructor(private readonly opts: PermissionGateOptions) {}
 
   request(sessionId: string, params: acp.RequestPermissionRequest, signal?: AbortSignal): Promise<Response> {
+    // Nobody could ever answer these: a closing or ended session has no windows left to ask,
+    // and its close already answered what was pending. Answer now rather than never.
+    if (signal?.aborted || !this.opts.isOpen(sessionId)) return Promise.resolve(CANCELLED);
     const toolCall = toToolCall(params.toolCall);
     const options: PermissionOptionT[] = params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind }));
     const now = this.opts.clock.now();
@@ -150,8 +157,10 @@ export class PermissionGate {
       return;
     }
     if (p.view.deadlineAt !== undefined) return;
-    const deadlineAt = this.opts.clock.now() + this.opts.timeoutMs();
+    const waitedMs = this.opts.timeoutMs();
+    const deadlineAt = this.opts.clock.now() + waitedMs;
     p.view = { ...p.view, deadlineAt };
+    p.waitedMs = waitedMs;
     this.opts.repo.setDeadline(requestId, deadlineAt);
     this.opts.timers.at(key, deadlineAt, () => this.expire(requestId));
   }
@@ -161,7 +170,7 @@ export class PermissionGate {
     if (!p) return;
     const reject = pickOption(p.view.options, ['reject_once']);
     const response: Response = reject ? { outcome: { outcome: 'selected', optionId: reject.optionId } } : CANCELLED;
-    const seconds = Math.round(this.opts.timeoutMs() / 100) / 10;
+    const seconds = Math.round((p.waitedMs ?? this.opts.timeoutMs()) / 100) / 10;
     this.settle(requestId, response, { kind: 'timeout' }, `Denied automatically: no window watched this session for ${seconds} s`);
   }
 
