@@ -10,6 +10,20 @@ import { SessionSidebar } from './components/sidebar/session-sidebar';
 import { TranscriptView } from './components/transcript/transcript-view';
 import { useAppStore } from './store/context';
 
+function EmptyMain() {
+  const hasSessions = useAppStore((s) => s.sessionOrder.length > 0);
+  return (
+    <div className="empty-main">
+      <p>{hasSessions ? 'No session selected.' : 'Welcome to Switchboard.'}</p>
+      <p className="muted">
+        {hasSessions
+          ? 'Pick one on the left, or type a message below to start a new one.'
+          : 'Type a message below to start your first session, or choose New session.'}
+      </p>
+    </div>
+  );
+}
+
 function SessionPane({ sessionId }: { sessionId: string }) {
   return (
     <>
@@ -39,10 +53,7 @@ export function App() {
               <SessionPane sessionId={currentSessionId} />
             ) : (
               <>
-                <div className="empty-main">
-                  <p>No session selected.</p>
-                  <p className="muted">Start one with New session, or send a message to start one.</p>
-                </div>
+                <EmptyMain />
                 {/* Only once start() decided there is no session to restore, so typing cannot race it. */}
                 {booted ? <Composer key="none" sessionId="" /> : null}
               </>

@@ -1,12 +1,14 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { PermissionViewT } from '../../../shared/contract';
+import type { HostInfoT, PermissionViewT } from '../../../shared/contract';
 import { createAppStore, type AppState, type AppStoreApi } from '../store/app-store';
 import { StoreProvider } from '../store/context';
 import { FakeApi, SID, SID2, testDeps, view } from '../store/test/fake-api';
 import { Composer } from './composer/composer';
 import { PermissionDialog } from './permissions/permission-dialog';
+import { SessionHeader } from './session-header';
 import { SessionEntry } from './sidebar/session-entry';
+import { SessionSidebar } from './sidebar/session-sidebar';
 import { TranscriptRow } from './transcript/transcript-row';
 
 /** Server rendering reads the "initial" snapshot; point it at the live state for these checks. */
@@ -120,5 +122,69 @@ describe('transcript rows', () => {
   it('collapses a thought under "Thought"', () => {
     const html = render(storeWith({}), <TranscriptRow row={{ type: 'thought', key: 't', text: 'hmm' }} openThoughts={thoughts} />);
     expect(html).toMatch(/<details class="thought"><summary>Thought<\/summary>/);
+  });
+});
+
+describe('sidebar head', () => {
+  const info = (ids: string[]): HostInfoT => ({
+    version: '0',
+    headless: true,
+    clientId: 'c',
+    agents: ids.map((id) => ({ id, name: `Agent ${id}`, command: id, args: [] })),
+    settings: {
+      idleTimeoutMs: 0,
+      reapIntervalMs: 0,
+      permissionTimeoutMs: 0,
+      defaultCwd: '/',
+      defaultAgentId: 'b',
+      maxSessionsPerBroker: 1,
+    },
+  });
+
+  it('offers an Agent picker next to New session when there is a choice, set to the default', () => {
+    const html = render(storeWith({ hostInfo: info(['a', 'b']) }), <SessionSidebar onOpenSettings={() => {}} />);
+    expect(html).toMatch(/<label class="agent-picker"><span class="agent-picker-label">Agent<\/span><select>/);
+    expect(html).toContain('<option value="b" selected="">Agent b</option>');
+    expect(html).toContain('>New session</button>');
+  });
+
+  it('shows no picker for a single agent', () => {
+    const html = render(storeWith({ hostInfo: info(['a']) }), <SessionSidebar onOpenSettings={() => {}} />);
+    expect(html).not.toContain('<select');
+  });
+
+  it('disables New session while a create is in flight', () => {
+    const html = render(storeWith({ creatingSessionId: SID }), <SessionSidebar onOpenSettings={() => {}} />);
+    expect(html).toMatch(/<button type="button" class="button-primary" disabled="">New session<\/button>/);
+  });
+
+  it('makes only the current entry a Tab stop', () => {
+    const sessions = new Map([
+      [SID, view()],
+      [SID2, view({ id: SID2, title: 'Other' })],
+    ]);
+    const store = storeWith({ sessionsById: sessions, currentSessionId: SID2 });
+    expect(render(store, <SessionEntry sessionId={SID} tabbable={false} />)).toContain('tabindex="-1"');
+    expect(render(store, <SessionEntry sessionId={SID2} />)).not.toContain('tabindex');
+  });
+});
+
+describe('session header', () => {
+  it('stands in for a session whose create has not answered yet', () => {
+    const html = render(storeWith({ currentSessionId: SID, creatingSessionId: SID }), <SessionHeader />);
+    expect(html).toContain('Starting…');
+    expect(html).not.toContain('Close session');
+  });
+});
+
+describe('composer errors', () => {
+  it('explains a message that could not go out because its session did not start', () => {
+    const store = storeWith({
+      currentSessionId: undefined,
+      sendError: { sessionId: '', code: 'invalid_request', message: 'bad folder', text: 'hi', summary: 'The session could not be started, so the message was not sent.' },
+    });
+    const html = render(store, <Composer sessionId="" />);
+    expect(html).toContain('The session could not be started');
+    expect(html).toContain('>Restore message</button>');
   });
 });

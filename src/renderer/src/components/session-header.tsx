@@ -5,7 +5,18 @@ export function SessionHeader() {
   const session = useAppStore(sessionsSelectors.currentSession);
   const agent = useAppStore((s) => (session ? sessionsSelectors.agentName(s, session.agentId) : ''));
   const closeSession = useAppStore((s) => s.closeSession);
-  if (!session) return null;
+  const creating = useAppStore(sessionsSelectors.isCreatingCurrent);
+  if (!session) {
+    // New session was clicked and the host has not answered yet.
+    return creating ? (
+      <header className="session-header">
+        <div className="session-header-text">
+          <h1 className="session-heading">Untitled session</h1>
+          <p className="session-meta">Starting…</p>
+        </div>
+      </header>
+    ) : null;
+  }
   const closable = session.state !== 'ENDED' && session.state !== 'CLOSING';
   return (
     <header className="session-header">

@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { ErrorCode } from '../../../../shared/errors';
 import { useAppStore } from '../../store/context';
 import { composerSelectors } from '../../store/slices/composer/selectors';
@@ -21,11 +21,17 @@ const drafts = new Map<string, string>();
 
 export function Composer({ sessionId }: { sessionId: string }) {
   const [text, setTextState] = useState(() => drafts.get(sessionId) ?? '');
+  const input = useRef<HTMLTextAreaElement>(null);
   const running = useAppStore(sessionsSelectors.isCurrentRunning);
   const sendError = useAppStore(composerSelectors.sendErrorForCurrent);
   const sendPrompt = useAppStore((s) => s.sendPrompt);
   const cancelTurn = useAppStore((s) => s.cancelTurn);
   const dismissSendError = useAppStore((s) => s.dismissSendError);
+
+  // Keyed by session, so this runs after every switch and New session: ready to type.
+  useEffect(() => {
+    input.current?.focus({ preventScroll: true });
+  }, []);
 
   const setText = (value: string) => {
     drafts.set(sessionId, value);
@@ -57,11 +63,18 @@ export function Composer({ sessionId }: { sessionId: string }) {
       {sendError ? (
         <div className="composer-error" role="alert">
           <span>
-            {SEND_ERROR_TEXT[sendError.code] ?? 'The message was not sent.'}{' '}
+            {sendError.summary ?? SEND_ERROR_TEXT[sendError.code] ?? 'The message was not sent.'}{' '}
             <span className="muted">{sendError.message}</span>
           </span>
           {text === '' ? (
-            <button type="button" className="link-button" onClick={() => setText(sendError.text)}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setText(sendError.text);
+                input.current?.focus();
+              }}
+            >
               Restore message
             </button>
           ) : null}
@@ -71,6 +84,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
         </div>
       ) : null}
       <textarea
+        ref={input}
         aria-label="Message"
         className="composer-input"
         rows={3}

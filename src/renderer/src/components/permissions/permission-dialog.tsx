@@ -13,7 +13,9 @@ function deadlineText(deadlineAt: number | undefined): string | undefined {
 
 /**
  * One pending request. Not modal: the sidebar and other sessions stay usable, and the agent
- * waits (the host rejects it at the deadline if no window answers).
+ * waits (the host rejects it at the deadline if no window answers). Deliberately no Escape
+ * handling and no focus grab: a request is closed only by choosing one of its options, never
+ * by a stray key press while typing elsewhere.
  */
 export function PermissionDialog({ request }: { request: PermissionViewT }) {
   const answering = useAppStore(permissionsSelectors.isAnswering(request.requestId));

@@ -53,7 +53,8 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   }, []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
+      // Not while an IME is composing (Escape cancels the candidate), nor if handled already.
+      if (e.key === 'Escape' && !e.isComposing && !e.defaultPrevented) onClose();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -7,7 +7,14 @@ import { sessionsSelectors } from '../../store/slices/sessions/selectors';
  * session "New session") can collide with the toolbar buttons' names; aria-current marks the
  * one being looked at. The spaces between the parts keep the accessible name readable.
  */
-export const SessionEntry = memo(function SessionEntry({ sessionId }: { sessionId: string }) {
+export const SessionEntry = memo(function SessionEntry({
+  sessionId,
+  tabbable = true,
+}: {
+  sessionId: string;
+  /** The list's one Tab stop (roving focus: arrow keys move between entries). */
+  tabbable?: boolean;
+}) {
   const view = useAppStore(sessionsSelectors.byId(sessionId));
   const current = useAppStore((s) => s.currentSessionId === sessionId);
   const switchSession = useAppStore((s) => s.switchSession);
@@ -22,6 +29,8 @@ export const SessionEntry = memo(function SessionEntry({ sessionId }: { sessionI
       href={`#session-${sessionId}`}
       className={`session-entry${current ? ' is-current' : ''}`}
       aria-current={current ? 'page' : undefined}
+      data-session-id={sessionId}
+      tabIndex={tabbable ? undefined : -1}
       onClick={onClick}
     >
       <span className="session-title">{view.title || 'Untitled session'}</span>{' '}

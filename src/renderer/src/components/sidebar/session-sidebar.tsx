@@ -1,6 +1,8 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { useRef, useState } from 'react';
+import { useRef, type KeyboardEvent } from 'react';
 import { useAppStore } from '../../store/context';
+import { sessionsSelectors } from '../../store/slices/sessions/selectors';
+import { listKeyTarget } from './list-keys';
 import { SessionEntry } from './session-entry';
 
 const ENTRY_HEIGHT = 52;
@@ -15,12 +17,35 @@ function rangeExtractor(range: Range): number[] {
   return Array.from({ length: range.count }, (_, i) => i);
 }
 
+function AgentPicker() {
+  const agents = useAppStore(sessionsSelectors.agents);
+  const value = useAppStore(sessionsSelectors.newSessionAgentId);
+  const chooseAgent = useAppStore((s) => s.chooseAgent);
+  // One agent is no choice: New session uses it (the host's default) without asking.
+  if (agents.length < 2) return null;
+  return (
+    <label className="agent-picker">
+      <span className="agent-picker-label">Agent</span>
+      <select value={value ?? ''} onChange={(e) => chooseAgent(e.target.value)}>
+        {agents.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function SessionSidebar({ onOpenSettings }: { onOpenSettings: () => void }) {
   const order = useAppStore((s) => s.sessionOrder);
+  const currentId = useAppStore((s) => s.currentSessionId);
   const loaded = useAppStore((s) => s.sessionsLoaded);
-  const createSession = useAppStore((s) => s.createSession);
-  const [creating, setCreating] = useState(false);
+  // One click, one session: the button waits for the create it started (or one a prompt started).
+  const creating = useAppStore(sessionsSelectors.isCreating);
+  const startSession = useAppStore((s) => s.startSession);
   const scrollRef = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler here; entries subscribe themselves
   const virtualizer = useVirtualizer({
     count: order.length,
     getScrollElement: () => scrollRef.current,
@@ -30,37 +55,55 @@ export function SessionSidebar({ onOpenSettings }: { onOpenSettings: () => void 
     rangeExtractor,
   });
 
+  // The one entry Tab reaches: the current session's, else the newest.
+  const tabStop = currentId !== undefined && order.includes(currentId) ? currentId : order[0];
+
+  /** Arrow keys, Home and End move between entries; Enter (the link's own) opens one. */
+  const onListKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const from = e.target instanceof HTMLElement ? e.target.closest<HTMLElement>('[data-session-id]') : null;
+    const at = from ? order.indexOf(from.dataset.sessionId ?? '') : -1;
+    const to = listKeyTarget(e.key, at, order.length);
+    if (to === undefined) return;
+    e.preventDefault();
+    const id = order[to];
+    const list = scrollRef.current;
+    if (id === undefined || !list) return;
+    const focus = (tries: number) => {
+      const el = list.querySelector<HTMLElement>(`[data-session-id="${CSS.escape(id)}"]`);
+      if (el) el.focus();
+      // A windowed list renders the entry a frame after scrolling to it.
+      else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+    };
+    virtualizer.scrollToIndex(to, { align: 'auto' });
+    focus(5);
+  };
+
   return (
     <nav aria-label="Sessions" className="sidebar">
       <div className="sidebar-head">
         <span className="app-name">Switchboard</span>
         <div className="sidebar-actions">
-          <button
-            type="button"
-            className="button-primary"
-            disabled={creating}
-            onClick={() => {
-              // One click, one session: a double click must not start two agents.
-              setCreating(true);
-              void createSession().finally(() => setCreating(false));
-            }}
-          >
+          <button type="button" className="button-primary" disabled={creating} onClick={() => startSession()}>
             New session
           </button>
           <button type="button" className="button-secondary" onClick={onOpenSettings}>
             Settings
           </button>
         </div>
+        <AgentPicker />
       </div>
-      <div ref={scrollRef} className="session-list">
-        {loaded && order.length === 0 ? <p className="muted small pad">No sessions yet.</p> : null}
+      <div ref={scrollRef} className="session-list" onKeyDown={onListKeyDown}>
+        {loaded && order.length === 0 ? (
+          <p className="muted small pad">No sessions yet. Start one with New session, or just type a message.</p>
+        ) : null}
         <ul style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
             const id = order[item.index];
             if (id === undefined) return null;
             return (
               <li key={item.key} style={{ transform: `translateY(${item.start}px)`, height: ENTRY_HEIGHT }}>
-                <SessionEntry sessionId={id} />
+                <SessionEntry sessionId={id} tabbable={id === tabStop} />
               </li>
             );
           })}

@@ -11,7 +11,7 @@ const components: Components = {
 
 /**
  * Agent text as Markdown. No rehype-raw: raw HTML from an agent is never rendered. Memoised
- * on the text because a streaming bubble re-renders on every chunk of every other row.
+ * on the text: parsing is the expensive part of a row, and only a changed text needs it.
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { Row } from '../../store/slices/transcript/rows';
 import { useAppStore } from '../../store/context';
+import { composerSelectors } from '../../store/slices/composer/selectors';
 import { describeResolution, toolKindLabel } from './describe';
 import { Markdown } from './markdown';
 import { ToolCard } from './tool-card';
@@ -15,6 +16,7 @@ const ERROR_TITLE: Record<string, string> = {
 
 function ErrorRow({ row }: { row: Extract<Row, { type: 'error' }> }) {
   const retry = useAppStore((s) => s.retryLastPrompt);
+  const retrying = useAppStore(composerSelectors.isRetrying);
   return (
     <div className="row-error" role="alert">
       <strong>{ERROR_TITLE[row.code ?? ''] ?? 'Error'}</strong>
@@ -25,7 +27,7 @@ function ErrorRow({ row }: { row: Extract<Row, { type: 'error' }> }) {
         </pre>
       ) : null}
       {row.code === 'crash_loop' ? (
-        <button type="button" onClick={() => void retry()}>
+        <button type="button" disabled={retrying} onClick={() => void retry()}>
           Retry
         </button>
       ) : null}
@@ -79,7 +81,10 @@ interface RowProps {
   openThoughts: ThoughtState;
 }
 
-/** One transcript row; rows are rebuilt on every event, so each kind is cheap or memoised. */
+/**
+ * One transcript row. Row objects keep their identity until their own events change them
+ * (see RowGrouper), so memo skips every row but the one that changed.
+ */
 export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: RowProps) {
   switch (row.type) {
     case 'user':

@@ -1,8 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import type { AppState } from '../../store/app-store';
 import { useAppStore } from '../../store/context';
 import { composerSelectors } from '../../store/slices/composer/selectors';
-import { buildRows, type Row } from '../../store/slices/transcript/rows';
+import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { transcriptSelectors } from '../../store/slices/transcript/selectors';
 import { TranscriptRow, type ThoughtState } from './transcript-row';
 
@@ -12,25 +13,37 @@ const LOAD_OLDER_PX = 400;
 const STICK_PX = 32;
 
 /**
+ * One row, subscribed to by index: a streaming bubble or an updated tool card re-renders only
+ * itself. The list around it re-renders only when rows are added (see RowList.layout).
+ */
+const TranscriptItem = memo(function TranscriptItem({ index, openThoughts }: { index: number; openThoughts: ThoughtState }) {
+  const row = useAppStore(useCallback((s: AppState) => transcriptSelectors.rowAt(s, index), [index]));
+  return row ? <TranscriptRow row={row} openThoughts={openThoughts} /> : null;
+});
+
+/**
  * The transcript as a virtualised log. The virtualizer is anchored to the end: it follows new
  * rows while the view is at the bottom, leaves the view alone when the user scrolled up, and
  * keeps the visible row in place when an older page is prepended.
  */
 export function TranscriptView() {
-  const events = useAppStore(transcriptSelectors.events);
+  const layout = useAppStore(transcriptSelectors.layout);
   const ready = useAppStore(transcriptSelectors.isReady);
   const loadingNewest = useAppStore(transcriptSelectors.isLoadingNewest);
   const hasOlder = useAppStore(transcriptSelectors.hasOlder);
   const loadingOlder = useAppStore(transcriptSelectors.isLoadingOlder);
   const error = useAppStore(transcriptSelectors.error);
   const pending = useAppStore(composerSelectors.pendingForCurrent);
+  const creating = useAppStore(sessionsSelectors.isCreatingCurrent);
   const loadOlder = useAppStore((s) => s.loadOlder);
 
-  const rows = useMemo<Row[]>(() => {
-    const built = buildRows(events);
-    for (const p of pending) built.push({ type: 'user', key: `pending-${p.clientMessageId}`, text: p.text, pending: true });
-    return built;
-  }, [events, pending]);
+  const count = layout.count + pending.length;
+  // Stable between row additions: a new function makes the virtualizer re-measure every row.
+  const getItemKey = useCallback(
+    (i: number): string | number =>
+      i < layout.count ? (layout.keyAt(i) ?? i) : `pending-${pending[i - layout.count]?.clientMessageId ?? i}`,
+    [layout, pending],
+  );
 
   const scrollRef = useRef<HTMLDivElement>(null);
   // Which thoughts the user expanded, kept here because virtualised rows unmount off-screen.
@@ -38,11 +51,12 @@ export function TranscriptView() {
     const open = new Set<string>();
     return { isOpen: (key) => open.has(key), setOpen: (key, value) => void (value ? open.add(key) : open.delete(key)) };
   });
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler here; rows subscribe themselves
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 64,
-    getItemKey: (i) => rows[i]?.key ?? i,
+    getItemKey,
     overscan: 8,
     paddingStart: 12,
     paddingEnd: 16,
@@ -65,14 +79,14 @@ export function TranscriptView() {
   useEffect(() => {
     const el = scrollRef.current;
     if (ready && el && hasOlder && !loadingOlder && el.scrollHeight <= el.clientHeight) void loadOlder();
-  }, [ready, rows.length, hasOlder, loadingOlder, loadOlder]);
+  }, [ready, count, hasOlder, loadingOlder, loadOlder]);
 
   // The first page lands at the bottom, like any chat; later rows keep it there unless the
-  // user scrolled up. The virtualizer follows appends itself; this also covers a row that was
-  // replaced in place (an optimistic prompt by its stored event).
+  // user scrolled up. The virtualizer follows appends and a growing last row itself; this also
+  // covers a row that was replaced (an optimistic prompt by its stored event).
   useEffect(() => {
-    if (ready && stick.current && rows.length > 0) virtualizer.scrollToEnd();
-  }, [ready, rows, virtualizer]);
+    if (ready && stick.current && count > 0) virtualizer.scrollToEnd();
+  }, [ready, layout, pending, count, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
   return (
@@ -95,25 +109,23 @@ export function TranscriptView() {
           <p className="transcript-empty" role="alert">
             Could not load the transcript: {error.message}
           </p>
-        ) : rows.length === 0 ? (
-          <p className="transcript-empty muted">{loadingNewest ? 'Loading…' : 'No messages yet.'}</p>
+        ) : count === 0 ? (
+          <p className="transcript-empty muted">
+            {creating ? 'Starting the session…' : loadingNewest ? 'Loading…' : 'No messages yet. Type below to start.'}
+          </p>
         ) : null}
         <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
-          {items.map((item) => {
-            const row = rows[item.index];
-            if (!row) return null;
-            return (
-              <div
-                key={item.key}
-                data-index={item.index}
-                ref={virtualizer.measureElement}
-                className="transcript-item"
-                style={{ transform: `translateY(${item.start}px)` }}
-              >
-                <TranscriptRow row={row} openThoughts={openThoughts} />
-              </div>
-            );
-          })}
+          {items.map((item) => (
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className="transcript-item"
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              <TranscriptItem index={item.index} openThoughts={openThoughts} />
+            </div>
+          ))}
         </div>
       </div>
     </div>

@@ -4,10 +4,18 @@ import type { StoreDeps } from '../../deps';
 import { lastUserPrompt } from '../transcript/rows';
 import type { PendingSend } from './initial-state';
 
+export interface SendOptions {
+  /** Restart an agent that was stopped after crashing repeatedly (the Retry button). */
+  retry?: boolean;
+}
+
 export interface ComposerActions {
-  /** Sends to the current session (starting one if there is none). False if nothing was sent. */
-  sendPrompt(text: string): Promise<boolean>;
-  /** Re-sends the newest user prompt as a new message (after a crash loop). */
+  /**
+   * Sends to the current session, starting one if there is none. A session still being
+   * created gets the prompt once it exists. False if nothing was sent.
+   */
+  sendPrompt(text: string, options?: SendOptions): Promise<boolean>;
+  /** Re-sends the newest user prompt as a new message with `retry` (after a crash loop). */
   retryLastPrompt(): Promise<void>;
   cancelTurn(): Promise<void>;
   /** A user_message event arrived: its optimistic row is no longer needed. */
@@ -35,7 +43,12 @@ export function createComposerActions(set: SetState, get: GetState, deps: StoreD
   };
 
   const deliver = async (p: PendingSend): Promise<void> => {
-    const req = { sessionId: p.sessionId, clientMessageId: p.clientMessageId, text: p.text };
+    const req = {
+      sessionId: p.sessionId,
+      clientMessageId: p.clientMessageId,
+      text: p.text,
+      ...(p.retry ? { retry: true } : {}),
+    };
     for (let attempt = 1; ; attempt++) {
       const res = await api['prompt:send'](req);
       if (res.ok) {
@@ -51,26 +64,50 @@ export function createComposerActions(set: SetState, get: GetState, deps: StoreD
   };
 
   return {
-    async sendPrompt(text) {
+    async sendPrompt(text, options = {}) {
       if (text.trim() === '') return false;
-      const sessionId = get().currentSessionId ?? (await get().createSession());
-      if (!sessionId) return false;
-      const pending: PendingSend = { clientMessageId: deps.newId(), sessionId, text, status: 'sending' };
+      // No session: start one. Its id is current at once, so a second Enter goes there too.
+      const sessionId = get().currentSessionId ?? get().startSession();
+      const pending: PendingSend = {
+        clientMessageId: deps.newId(),
+        sessionId,
+        text,
+        status: 'sending',
+        retry: options.retry === true,
+      };
       set({
         pendingSends: new Map(get().pendingSends).set(pending.clientMessageId, pending),
         sendError: undefined,
       });
+      const createError = await get().whenCreated(sessionId);
+      if (createError) {
+        updatePending(pending.clientMessageId, undefined);
+        set({
+          sendError: {
+            // The window went back to where it was; that composer offers the text back.
+            sessionId: get().currentSessionId ?? '',
+            code: createError.code,
+            message: createError.message,
+            text,
+            summary: 'The session could not be started, so the message was not sent.',
+          },
+        });
+        return false;
+      }
       void deliver(pending);
       return true;
     },
 
     async retryLastPrompt() {
+      const sessionId = get().currentSessionId;
+      // One retry at a time: a double click must not restart the agent twice.
+      for (const p of get().pendingSends.values()) if (p.sessionId === sessionId && p.retry && p.status === 'sending') return;
       const text = lastUserPrompt(get().transcript.events);
       if (text === undefined) {
         get().pushNotice('There is no earlier prompt to retry.');
         return;
       }
-      await get().sendPrompt(text);
+      await get().sendPrompt(text, { retry: true });
     },
 
     async cancelTurn() {

@@ -6,14 +6,19 @@ export interface PendingSend {
   text: string;
   /** `accepted` waits for its user_message event before its optimistic row goes. */
   status: 'sending' | 'accepted';
+  /** Sent by Retry: asks the host to restart an agent stopped after a crash loop. */
+  retry: boolean;
 }
 
 export interface SendError {
+  /** The session whose composer shows it; '' for the composer shown with no session. */
   sessionId: string;
   code: ErrorCode;
   message: string;
   /** The prompt that was not sent, so the composer can offer it back. */
   text: string;
+  /** Overrides the composer's wording for `code` (e.g. the session could not be created). */
+  summary?: string;
 }
 
 export interface Notice {

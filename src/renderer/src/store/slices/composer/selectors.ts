@@ -20,6 +20,13 @@ function pendingForCurrent(s: AppState): readonly PendingSend[] {
 export const composerSelectors = {
   pendingForCurrent,
   sendErrorForCurrent: (s: AppState) =>
-    s.sendError && s.sendError.sessionId === s.currentSessionId ? s.sendError : undefined,
+    s.sendError && s.sendError.sessionId === (s.currentSessionId ?? '') ? s.sendError : undefined,
   notices: (s: AppState) => s.notices,
+  /** A Retry of the current session is on its way (its button waits). */
+  isRetrying: (s: AppState) => {
+    for (const p of s.pendingSends.values()) {
+      if (p.retry && p.status === 'sending' && p.sessionId === s.currentSessionId) return true;
+    }
+    return false;
+  },
 };

@@ -1,6 +1,7 @@
-import type { SessionViewT, SwitchResultT } from '../../../../../shared/contract';
+import type { CommandResponse, Result, SessionViewT, SwitchResultT, WireError } from '../../../../../shared/contract';
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
+import { sessionsSelectors } from './selectors';
 
 export interface SessionsActions {
   /** First load: host info, the session list, then the session that was current last time. */
@@ -9,12 +10,28 @@ export interface SessionsActions {
   /** Applies a pushed or answered view unless a newer one is already known. */
   upsertSession(view: SessionViewT): void;
   switchSession(sessionId: string): Promise<void>;
-  /** Starts a session with the host's default agent and folder and switches to it. */
+  /**
+   * Asks the host for a new session (the picked agent, the default folder) and makes its id
+   * current at once, so the composer targets it while `sessions:create` is in flight; the
+   * switch and transcript load follow the answer. Returns the id.
+   */
+  startSession(): string;
+  /** `startSession`, resolved once the session exists and is shown: its id, or undefined. */
   createSession(): Promise<string | undefined>;
+  /**
+   * Resolves when `sessionId` exists on the host: undefined, or the error its creation failed
+   * with. At once for a session that is not being created.
+   */
+  whenCreated(sessionId: string): Promise<WireError | undefined>;
+  /** The agent New session uses from now on. */
+  chooseAgent(agentId: string): void;
   closeSession(sessionId: string): Promise<void>;
   /** After a reconnect: watch the current session again and catch up from lastSeq. */
   resubscribe(): Promise<void>;
 }
+
+/** Each attempt waits (bounded) for the link to come back, so this bounds the total wait. */
+const MAX_CREATE_ATTEMPTS = 10;
 
 function newestFirst(byId: ReadonlyMap<string, SessionViewT>): string[] {
   return [...byId.values()]
@@ -28,6 +45,10 @@ function isStale(known: SessionViewT | undefined, incoming: SessionViewT): boole
 
 export function createSessionsActions(set: SetState, get: GetState, deps: StoreDeps): SessionsActions {
   const { api } = deps;
+  /** The session this window last asked the host to watch: the next switch's `fromSessionId`. */
+  let watched: string | undefined;
+  /** Sessions being created, with what their creation ended in. */
+  const creating = new Map<string, Promise<WireError | undefined>>();
 
   /** Running and pending requests come from the switch answer, whatever was known before. */
   const applySwitchAnswer = (answer: SwitchResultT): void => {
@@ -41,6 +62,77 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     byId.set(view.id, view);
     set({ sessionsById: byId, ...(isNew ? { sessionOrder: newestFirst(byId) } : {}) });
     get().setPendingPermissions(answer.pendingPermissions);
+  };
+
+  /** Sends `sessions:switch` now (synchronously), unwatching the previously watched session. */
+  const requestSwitch = (sessionId: string) => {
+    const from = watched;
+    watched = sessionId;
+    return api['sessions:switch'](from && from !== sessionId ? { sessionId, fromSessionId: from } : { sessionId });
+  };
+
+  /** Switches the host's attention to the session the transcript was begun for. */
+  const loadSwitched = async (sessionId: string, token: number): Promise<void> => {
+    deps.lastSession.set(sessionId);
+    const res = await requestSwitch(sessionId);
+    if (get().transcript.token !== token) return;
+    if (!res.ok) {
+      set({ switchError: res.error });
+      get().failTranscript(token, res.error);
+      return;
+    }
+    applySwitchAnswer(res.value);
+    await get().loadNewestPage(token, res.value.lastSeq);
+  };
+
+  /** `sessions:create`, retried with the same id while the link is down. */
+  const createOnHost = async (
+    id: string,
+    agentId: string | undefined,
+  ): Promise<Result<CommandResponse<'sessions:create'> | undefined>> => {
+    for (let attempt = 1; ; attempt++) {
+      const res = await api['sessions:create'](agentId === undefined ? { id } : { id, agentId });
+      if (res.ok) return res;
+      // The answer to an earlier attempt was lost, not the request: the session is there.
+      if (res.error.code === 'already_exists' && attempt > 1) return { ok: true, value: undefined };
+      if (res.error.code === 'disconnected' && attempt < MAX_CREATE_ATTEMPTS) continue;
+      return res;
+    }
+  };
+
+  /** Makes a new id current and creates it; `flow` ends once it is created and shown. */
+  const begin = (): { id: string; flow: Promise<boolean> } => {
+    const id = deps.newId();
+    const agentId = sessionsSelectors.agentIdForCreate(get());
+    const back = get().currentSessionId;
+    const token = get().beginTranscript(id);
+    set({ currentSessionId: id, creatingSessionId: id, switchError: undefined, sendError: undefined });
+    get().setPendingPermissions([]);
+    let settle!: (error: WireError | undefined) => void;
+    creating.set(id, new Promise((resolve) => (settle = resolve)));
+    const flow = (async () => {
+      const res = await createOnHost(id, agentId);
+      creating.delete(id);
+      if (get().creatingSessionId === id) set({ creatingSessionId: undefined });
+      if (!res.ok) {
+        get().pushNotice(`Could not start a session: ${res.error.message}`);
+        // Back to what the window showed before, unless the user moved on meanwhile.
+        if (get().currentSessionId === id) {
+          if (back !== undefined && get().sessionsById.has(back)) void get().switchSession(back);
+          else set({ currentSessionId: undefined });
+        }
+        settle(res.error);
+        return false;
+      }
+      if (res.value) get().upsertSession(res.value);
+      // The switch request goes out before the prompts that waited for this session.
+      const shown = get().currentSessionId === id && get().transcript.token === token;
+      const switching = shown ? loadSwitched(id, token) : undefined;
+      settle(undefined);
+      await switching;
+      return true;
+    })();
+    return { id, flow };
   };
 
   return {
@@ -82,30 +174,26 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       const token = get().beginTranscript(sessionId);
       set({ currentSessionId: sessionId, switchError: undefined, sendError: undefined });
       get().setPendingPermissions([]);
-      deps.lastSession.set(sessionId);
-      const res = await api['sessions:switch'](
-        from && from !== sessionId ? { sessionId, fromSessionId: from } : { sessionId },
-      );
-      if (get().transcript.token !== token) return;
-      if (!res.ok) {
-        set({ switchError: res.error });
-        get().failTranscript(token, res.error);
-        return;
-      }
-      applySwitchAnswer(res.value);
-      await get().loadNewestPage(token, res.value.lastSeq);
+      await loadSwitched(sessionId, token);
+    },
+
+    startSession() {
+      const { id, flow } = begin();
+      void flow;
+      return id;
     },
 
     async createSession() {
-      const id = deps.newId();
-      const res = await api['sessions:create']({ id });
-      if (!res.ok) {
-        get().pushNotice(`Could not start a session: ${res.error.message}`);
-        return undefined;
-      }
-      get().upsertSession(res.value);
-      await get().switchSession(res.value.id);
-      return res.value.id;
+      const { id, flow } = begin();
+      return (await flow) ? id : undefined;
+    },
+
+    whenCreated(sessionId) {
+      return creating.get(sessionId) ?? Promise.resolve(undefined);
+    },
+
+    chooseAgent(agentId) {
+      set({ chosenAgentId: agentId });
     },
 
     async closeSession(sessionId) {
@@ -115,10 +203,12 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     },
 
     async resubscribe() {
-      const sessionId = get().currentSessionId;
+      const current = get().currentSessionId;
+      // A session still being created is switched to by its creation, once it exists.
+      const sessionId = current !== undefined && !creating.has(current) ? current : undefined;
       const token = get().transcript.token;
       // The switch goes out first, before requests queued while down (e.g. a prompt retry).
-      const switching = sessionId ? api['sessions:switch']({ sessionId }) : undefined;
+      const switching = sessionId ? requestSwitch(sessionId) : undefined;
       await Promise.all([get().loadHostInfo(), get().refreshSessions()]);
       if (!sessionId || !switching) return;
       const res = await switching;

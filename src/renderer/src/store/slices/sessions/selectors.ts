@@ -1,4 +1,4 @@
-import type { SessionStateT, SessionViewT } from '../../../../../shared/contract';
+import type { AgentInfoT, SessionStateT, SessionViewT } from '../../../../../shared/contract';
 import type { AppState } from '../../app-store';
 
 const BADGE: Record<SessionStateT, string> = {
@@ -55,6 +55,31 @@ function agentName(s: AppState, agentId: string): string {
   return s.hostInfo?.agents.find((a) => a.id === agentId)?.name ?? agentId;
 }
 
+const NO_AGENTS: readonly AgentInfoT[] = [];
+
+function agents(s: AppState): readonly AgentInfoT[] {
+  return s.hostInfo?.agents ?? NO_AGENTS;
+}
+
+/** What the Agent picker shows: the user's pick, else the settings' default, else the first. */
+function newSessionAgentId(s: AppState): string | undefined {
+  const list = agents(s);
+  const known = (id: string | undefined): id is string => id !== undefined && list.some((a) => a.id === id);
+  if (known(s.chosenAgentId)) return s.chosenAgentId;
+  const fallback = s.settings?.defaultAgentId ?? s.hostInfo?.settings.defaultAgentId;
+  return known(fallback) ? fallback : list[0]?.id;
+}
+
+/** The agentId New session sends: only when there is a choice (one agent is the default). */
+function agentIdForCreate(s: AppState): string | undefined {
+  return agents(s).length > 1 ? newSessionAgentId(s) : undefined;
+}
+
+/** The current session exists only in this window so far: `sessions:create` is in flight. */
+function isCreatingCurrent(s: AppState): boolean {
+  return s.creatingSessionId !== undefined && s.creatingSessionId === s.currentSessionId;
+}
+
 export const sessionsSelectors = {
   badgeLabel,
   badgeTitle,
@@ -63,4 +88,9 @@ export const sessionsSelectors = {
   isCurrentRunning,
   byId,
   agentName,
+  agents,
+  newSessionAgentId,
+  agentIdForCreate,
+  isCreating: (s: AppState) => s.creatingSessionId !== undefined,
+  isCreatingCurrent,
 };

@@ -3,6 +3,7 @@ import type { GetState, SetState } from '../../app-store';
 import { DEFAULT_PAGE_SIZE, type StoreDeps } from '../../deps';
 import type { TranscriptView } from './initial-state';
 import { applyLiveEvent, applyOlderPage, emptyTranscriptData, mergeEvents } from './merge';
+import { RowGrouper } from './rows';
 
 export interface TranscriptActions {
   /** Empties the transcript for a session about to load; returns the load's token. */
@@ -24,11 +25,18 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
   // One catch-up at a time; a request for another while one runs makes it loop once more.
   let catchingUp = false;
   let catchUpAgain = false;
+  // Rows follow every change of the events; appends are folded in O(1) per event.
+  const grouper = new RowGrouper();
 
-  const patch = (token: number, change: Partial<TranscriptView>): boolean => {
+  /** The one way the transcript is replaced, so its rows never lag its events. */
+  const commit = (next: Omit<TranscriptView, 'rows'>): void => {
+    set({ transcript: { ...next, rows: grouper.update(next.events) } });
+  };
+
+  const patch = (token: number, change: Partial<Omit<TranscriptView, 'rows'>>): boolean => {
     const t = get().transcript;
     if (t.token !== token) return false;
-    set({ transcript: { ...t, ...change } });
+    commit({ ...t, ...change });
     return true;
   };
 
@@ -39,16 +47,14 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
   return {
     beginTranscript(sessionId) {
       const token = nextToken++;
-      set({
-        transcript: {
-          ...emptyTranscriptData,
-          sessionId,
-          token,
-          loaded: false,
-          loadingOlder: false,
-          buffer: [],
-          error: undefined,
-        },
+      commit({
+        ...emptyTranscriptData,
+        sessionId,
+        token,
+        loaded: false,
+        loadingOlder: false,
+        buffer: [],
+        error: undefined,
       });
       return token;
     },
@@ -71,7 +77,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
       // Events pushed before this page answered overlap it or follow it; merge by seq.
       const { data, gap } = mergeEvents(emptyTranscriptData, [...res.value.events, ...t.buffer]);
       const hasOlder = res.value.hasMore && res.value.events.length > 0;
-      set({ transcript: { ...t, ...data, hasOlder, loaded: true, buffer: [], error: undefined } });
+      commit({ ...t, ...data, hasOlder, loaded: true, buffer: [], error: undefined });
       added(data.events);
       if (gap || data.lastSeq < hostLastSeq) await get().catchUp();
     },
@@ -89,19 +95,19 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
         if (res.error.code !== 'disconnected') get().pushNotice(`Could not load older messages: ${res.error.message}`);
         return;
       }
-      set({ transcript: { ...now, ...applyOlderPage(now, res.value), loadingOlder: false } });
+      commit({ ...now, ...applyOlderPage(now, res.value), loadingOlder: false });
     },
 
     receiveEvent(event) {
       const t = get().transcript;
       if (event.sessionId !== t.sessionId || event.sessionId !== get().currentSessionId) return;
       if (!t.loaded) {
-        set({ transcript: { ...t, buffer: [...t.buffer, event] } });
+        commit({ ...t, buffer: [...t.buffer, event] });
         return;
       }
       const { data, outcome } = applyLiveEvent(t, event);
       if (outcome === 'appended') {
-        set({ transcript: { ...t, ...data } });
+        commit({ ...t, ...data });
         added([event]);
       } else if (outcome === 'gap') {
         void get().catchUp();
@@ -132,7 +138,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
             if (!res.ok) return;
             const { data } = mergeEvents(now, res.value.events);
             if (data !== now) {
-              set({ transcript: { ...now, ...data } });
+              commit({ ...now, ...data });
               added(res.value.events.filter((e) => e.seq > now.lastSeq));
             }
             // No progress means the host has nothing newer after all; do not spin.

@@ -1,5 +1,6 @@
 import type { SessionEventT, WireError } from '../../../../../shared/contract';
 import { emptyTranscriptData, type TranscriptData } from './merge';
+import { emptyRowList, type RowList } from './rows';
 
 export interface TranscriptView extends TranscriptData {
   sessionId: string | undefined;
@@ -10,6 +11,8 @@ export interface TranscriptView extends TranscriptData {
   loadingOlder: boolean;
   buffer: readonly SessionEventT[];
   error: WireError | undefined;
+  /** `events` grouped into rows, kept in step incrementally by the transcript actions. */
+  rows: RowList;
 }
 
 export interface TranscriptState {
@@ -25,5 +28,6 @@ export const transcriptInitialState: TranscriptState = {
     loadingOlder: false,
     buffer: [],
     error: undefined,
+    rows: emptyRowList,
   },
 };

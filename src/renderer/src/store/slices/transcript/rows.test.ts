@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { SessionEventT } from '../../../../../shared/contract';
 import { ev } from '../../test/fake-api';
-import { buildRows, lastUserPrompt } from './rows';
+import { buildRows, lastUserPrompt, RowGrouper, type Row, type RowList } from './rows';
+
+const all = (list: RowList): Row[] => Array.from({ length: list.count }, (_, i) => list.at(i) as Row);
 
 describe('buildRows', () => {
   it('groups consecutive agent_message chunks into one bubble with a stable key', () => {
@@ -91,6 +94,101 @@ describe('buildRows', () => {
       ev(4, 'notice', { text: 7 }),
     ]);
     expect(rows.map((r) => r.type)).toEqual(['plan', 'agent', 'notice']);
+  });
+});
+
+/** A turn with every kind of row, in `n` events: chunks, tool updates, plans, permissions. */
+function script(n: number): SessionEventT[] {
+  const kinds: ((seq: number) => SessionEventT)[] = [
+    (s) => ev(s, 'user_message', { text: `q${s}`, clientMessageId: `c${s}` }),
+    (s) => ev(s, 'turn_started', {}),
+    (s) => ev(s, 'agent_thought', { text: 'hm ' }),
+    (s) => ev(s, 'agent_message', { text: `a${s} ` }),
+    (s) => ev(s, 'agent_message', { text: `b${s} ` }),
+    (s) => ev(s, 'tool_call', { toolCallId: `t${Math.floor(s / 20)}`, title: 'Run', status: 'pending' }),
+    (s) => ev(s, 'available_commands', { commands: [] }),
+    (s) => ev(s, 'agent_message', { text: 'c ' }),
+    (s) => ev(s, 'tool_call_update', { toolCallId: `t${Math.floor(s / 20)}`, status: 'completed' }),
+    (s) => ev(s, 'plan', { entries: [{ content: `p${s}`, status: 'pending' }] }),
+    (s) => ev(s, 'permission_requested', { requestId: `r${s}`, toolCall: { title: 'Edit' } }),
+    (s) => ev(s, 'permission_resolved', { requestId: `r${s - 1}`, outcome: 'selected', decider: { kind: 'timeout' } }),
+    (s) => ev(s, 'turn_ended', { stopReason: s % 3 ? 'end_turn' : 'cancelled' }),
+  ];
+  return Array.from({ length: n }, (_, i) => (kinds[i % kinds.length] as (seq: number) => SessionEventT)(i + 1));
+}
+
+describe('RowGrouper', () => {
+  it('gives the same rows one event at a time as all at once', () => {
+    const events = script(400);
+    const grouper = new RowGrouper();
+    for (let i = 1; i <= events.length; i++) grouper.update(events.slice(0, i));
+    expect(all(grouper.update(events))).toEqual(buildRows(events));
+    expect(grouper.stats).toEqual({ folded: 400, regroups: 0 });
+  });
+
+  it('folds only the new events while a long transcript streams: O(1) per event', () => {
+    const events = script(5_000);
+    const grouper = new RowGrouper();
+    grouper.update(events.slice(0, 4_500));
+    let current = events.slice(0, 4_500);
+    for (const e of events.slice(4_500)) {
+      current = [...current, e];
+      grouper.update(current);
+    }
+    expect(grouper.stats).toEqual({ folded: 5_000, regroups: 0 });
+    expect(all(grouper.update(current))).toEqual(buildRows(events));
+  });
+
+  it('keeps unchanged rows and the layout when a chunk extends the last bubble', () => {
+    const events = [ev(1, 'user_message', { text: 'hi' }), ev(2, 'tool_call', { toolCallId: 't', title: 'Read' }), ev(3, 'agent_message', { text: 'Hel' })];
+    const grouper = new RowGrouper();
+    const before = grouper.update(events);
+    const after = grouper.update([...events, ev(4, 'agent_message', { text: 'lo' })]);
+    expect(after).not.toBe(before);
+    expect(after.layout).toBe(before.layout);
+    expect(after.at(0)).toBe(before.at(0));
+    expect(after.at(1)).toBe(before.at(1));
+    expect(after.at(2)).toMatchObject({ key: 'agent-3', text: 'Hello' });
+  });
+
+  it('updates an earlier tool card in place, without a regroup and without touching the rest', () => {
+    const events = [ev(1, 'tool_call', { toolCallId: 't', title: 'Run', status: 'pending' }), ev(2, 'agent_message', { text: 'waiting' })];
+    const grouper = new RowGrouper();
+    const before = grouper.update(events);
+    const after = grouper.update([...events, ev(3, 'tool_call_update', { toolCallId: 't', status: 'completed' })]);
+    expect(grouper.stats.regroups).toBe(0);
+    expect(after.layout).toBe(before.layout);
+    expect(after.at(0)).toMatchObject({ key: 'tool-1', call: { status: 'completed' } });
+    expect(after.at(1)).toBe(before.at(1));
+  });
+
+  it('answers the same list for the same events and for invisible events', () => {
+    const events = [ev(1, 'agent_message', { text: 'a' })];
+    const grouper = new RowGrouper();
+    const list = grouper.update(events);
+    expect(grouper.update(events)).toBe(list);
+    expect(grouper.update([...events, ev(2, 'session_info', {})])).toBe(list);
+  });
+
+  it('regroups when an older page is prepended, and starts over for another session', () => {
+    const events = script(60);
+    const grouper = new RowGrouper();
+    grouper.update(events.slice(30));
+    const list = grouper.update(events);
+    expect(grouper.stats.regroups).toBe(1);
+    expect(all(list)).toEqual(buildRows(events));
+    expect(grouper.update([]).count).toBe(0);
+    const other = [ev(1, 'agent_message', { text: 'other' })];
+    expect(all(grouper.update(other))).toEqual(buildRows(other));
+  });
+
+  it('leaves a snapshot handed out earlier readable after a regroup', () => {
+    const grouper = new RowGrouper();
+    const old = grouper.update([ev(5, 'agent_message', { text: 'x' })]);
+    grouper.update([ev(4, 'user_message', { text: 'q' }), ev(5, 'agent_message', { text: 'x' })]);
+    expect(all(old)).toEqual([{ type: 'agent', key: 'agent-5', text: 'x' }]);
+    expect(old.layout.keyAt(0)).toBe('agent-5');
+    expect(old.at(1)).toBeUndefined();
   });
 });
 

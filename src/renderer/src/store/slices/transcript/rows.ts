@@ -1,4 +1,4 @@
-import type { SessionEventT } from '../../../../../shared/contract';
+import type { PermissionDeciderT, SessionEventT } from '../../../../../shared/contract';
 import { isRec, recs, str, strings, type Rec } from '../../../lib/payload';
 
 export interface ToolCallState {
@@ -17,12 +17,8 @@ export interface PlanEntry {
   priority: string | undefined;
 }
 
-export type Decider =
-  | { kind: 'window'; clientId: string | undefined; label: string | undefined }
-  | { kind: 'timeout' }
-  | { kind: 'rule'; ruleId: string | undefined }
-  | { kind: 'cancel'; reason: string | undefined }
-  | { kind: 'unknown' };
+/** Who answered a permission request, as the contract types it; `unknown` for anything else. */
+export type Decider = PermissionDeciderT | { kind: 'unknown' };
 
 export interface PermissionResolution {
   outcome: 'selected' | 'cancelled';
@@ -87,13 +83,13 @@ function deciderFrom(v: unknown): Decider {
   if (!isRec(v)) return { kind: 'unknown' };
   switch (v.kind) {
     case 'window':
-      return { kind: 'window', clientId: str(v.clientId), label: str(v.label) };
+      return { kind: 'window', clientId: str(v.clientId) ?? '', label: str(v.label) };
     case 'timeout':
       return { kind: 'timeout' };
     case 'rule':
-      return { kind: 'rule', ruleId: str(v.ruleId) };
+      return { kind: 'rule', ruleId: str(v.ruleId) ?? '' };
     case 'cancel':
-      return { kind: 'cancel', reason: str(v.reason) };
+      return { kind: 'cancel', reason: str(v.reason) ?? '' };
     default:
       return { kind: 'unknown' };
   }
@@ -109,65 +105,156 @@ function resolutionFrom(p: Rec): PermissionResolution {
   };
 }
 
+/** The rows of a transcript as the view reads them. */
+export interface RowLayout {
+  readonly count: number;
+  keyAt(index: number): string | undefined;
+}
+
+export interface RowList extends RowLayout {
+  at(index: number): Row | undefined;
+  /**
+   * Same object until a row is added or the rows are regrouped. A row that changes in place
+   * (a streaming bubble, a tool card update) keeps its index and key, so the list's layout is
+   * unchanged and only that row's subscribers re-render.
+   */
+  readonly layout: RowLayout;
+}
+
+class LayoutSnapshot implements RowLayout {
+  constructor(
+    protected readonly rows: readonly Row[],
+    readonly count: number,
+  ) {}
+  keyAt(index: number): string | undefined {
+    return index < this.count ? this.rows[index]?.key : undefined;
+  }
+}
+
+class ListSnapshot extends LayoutSnapshot implements RowList {
+  constructor(
+    rows: readonly Row[],
+    count: number,
+    readonly layout: RowLayout,
+  ) {
+    super(rows, count);
+  }
+  at(index: number): Row | undefined {
+    return index < this.count ? this.rows[index] : undefined;
+  }
+}
+
+export const emptyRowList: RowList = (() => {
+  const layout = new LayoutSnapshot([], 0);
+  return new ListSnapshot([], 0, layout);
+})();
+
 /**
  * Folds stored events into rows: consecutive message (or thought) chunks become one bubble,
  * a tool call and its later updates become one card where the call first appeared, a plan is
  * shown once per turn with its latest entries, and a permission request row gets its outcome.
- * Pure and O(n); the view memoises it on the events array.
+ *
+ * Incremental: `update` folds only the events appended since the previous call, so a long
+ * stream costs O(1) per event (an update to an earlier card or plan is a replace at a known
+ * index). Only a change that is not an append (an older page prepended, another session)
+ * regroups from scratch. Snapshots share one backing array that only grows or has a row
+ * replaced by a newer version of itself (same key), so an older snapshot stays usable.
  */
-export function buildRows(events: readonly SessionEventT[]): Row[] {
-  const rows: Row[] = [];
-  const toolIndex = new Map<string, number>();
-  const permissionIndex = new Map<string, number>();
-  let planIndex: number | undefined;
-  // Index of the row that a following chunk of the same kind may extend.
-  let open: { index: number; kind: 'agent' | 'thought' } | undefined;
+export class RowGrouper {
+  private rows: Row[] = [];
+  private toolIndex = new Map<string, number>();
+  private permissionIndex = new Map<string, number>();
+  private planIndex: number | undefined;
+  /** The row that a following chunk of the same kind may extend. */
+  private open: { index: number; kind: 'agent' | 'thought' } | undefined;
+  private source: readonly SessionEventT[] = [];
+  private first: SessionEventT | undefined;
+  private last: SessionEventT | undefined;
+  private changed = false;
+  private list: RowList = emptyRowList;
+  /** Work done so far, for tests: events folded, and rebuilds from scratch. */
+  readonly stats = { folded: 0, regroups: 0 };
 
-  const replace = (index: number, row: Row): void => {
-    rows[index] = row;
-  };
+  update(events: readonly SessionEventT[]): RowList {
+    if (events === this.source) return this.list;
+    const folded = this.source.length;
+    const appended =
+      folded === 0 || (events.length >= folded && events[0] === this.first && events[folded - 1] === this.last);
+    const countBefore = this.rows.length;
+    let regrouped = false;
+    if (!appended) {
+      this.reset();
+      regrouped = true;
+      if (events.length > 0) this.stats.regroups++;
+    }
+    this.changed = regrouped;
+    for (let i = appended ? folded : 0; i < events.length; i++) this.fold(events[i] as SessionEventT);
+    this.source = events;
+    this.first = events[0];
+    this.last = events[events.length - 1];
+    if (!this.changed) return this.list;
+    const layout =
+      regrouped || this.rows.length !== countBefore ? new LayoutSnapshot(this.rows, this.rows.length) : this.list.layout;
+    this.list = new ListSnapshot(this.rows, this.rows.length, layout);
+    return this.list;
+  }
 
-  for (const e of events) {
+  private reset(): void {
+    // A new array: snapshots handed out before keep the old one intact.
+    this.rows = [];
+    this.toolIndex = new Map();
+    this.permissionIndex = new Map();
+    this.planIndex = undefined;
+    this.open = undefined;
+  }
+
+  private push(row: Row): number {
+    this.changed = true;
+    return this.rows.push(row) - 1;
+  }
+
+  private replace(index: number, row: Row): void {
+    this.changed = true;
+    this.rows[index] = row;
+  }
+
+  private fold(e: SessionEventT): void {
+    this.stats.folded++;
     const p = e.payload;
-    if (INVISIBLE.has(e.kind)) continue;
+    if (INVISIBLE.has(e.kind)) return;
     if (e.kind === 'agent_message' || e.kind === 'agent_thought') {
       const kind = e.kind === 'agent_message' ? 'agent' : 'thought';
       const text = str(p.text) ?? '';
-      const prev = open?.kind === kind ? rows[open.index] : undefined;
-      if (open && prev && (prev.type === 'agent' || prev.type === 'thought')) {
-        replace(open.index, { ...prev, text: prev.text + text });
+      const prev = this.open?.kind === kind ? this.rows[this.open.index] : undefined;
+      if (this.open && prev && (prev.type === 'agent' || prev.type === 'thought')) {
+        if (text !== '') this.replace(this.open.index, { ...prev, text: prev.text + text });
       } else {
-        rows.push({ type: kind, key: `${kind}-${e.seq}`, text });
-        open = { index: rows.length - 1, kind };
+        this.open = { index: this.push({ type: kind, key: `${kind}-${e.seq}`, text }), kind };
       }
-      continue;
+      return;
     }
-    open = undefined;
+    this.open = undefined;
     switch (e.kind) {
       case 'user_message':
-        planIndex = undefined;
-        rows.push({ type: 'user', key: `user-${e.seq}`, text: str(p.text) ?? '', pending: false });
+        this.planIndex = undefined;
+        this.push({ type: 'user', key: `user-${e.seq}`, text: str(p.text) ?? '', pending: false });
         break;
       case 'turn_started':
         break;
       case 'turn_ended': {
         const note = STOP_NOTES[str(p.stopReason) ?? ''];
-        if (note) rows.push({ type: 'stopped', key: `stop-${e.seq}`, text: note });
+        if (note) this.push({ type: 'stopped', key: `stop-${e.seq}`, text: note });
         break;
       }
       case 'tool_call':
       case 'tool_call_update': {
         const id = str(p.toolCallId);
         if (id === undefined) break;
-        const at = toolIndex.get(id);
-        const prev = at === undefined ? undefined : rows[at];
+        const at = this.toolIndex.get(id);
+        const prev = at === undefined ? undefined : this.rows[at];
         const call = toolFrom(id, p, prev?.type === 'tool' ? prev.call : undefined);
-        if (at === undefined) {
-          toolIndex.set(id, rows.length);
-          rows.push({ type: 'tool', key: `tool-${e.seq}`, call });
-        } else if (prev) {
-          replace(at, { type: 'tool', key: prev.key, call });
-        }
+        if (at === undefined) this.toolIndex.set(id, this.push({ type: 'tool', key: `tool-${e.seq}`, call }));
+        else if (prev) this.replace(at, { type: 'tool', key: prev.key, call });
         break;
       }
       case 'plan': {
@@ -176,16 +263,13 @@ export function buildRows(events: readonly SessionEventT[]): Row[] {
           status: str(x.status) ?? 'pending',
           priority: str(x.priority),
         }));
-        const prev = planIndex === undefined ? undefined : rows[planIndex];
-        if (planIndex !== undefined && prev) replace(planIndex, { type: 'plan', key: prev.key, entries });
-        else {
-          planIndex = rows.length;
-          rows.push({ type: 'plan', key: `plan-${e.seq}`, entries });
-        }
+        const prev = this.planIndex === undefined ? undefined : this.rows[this.planIndex];
+        if (this.planIndex !== undefined && prev) this.replace(this.planIndex, { type: 'plan', key: prev.key, entries });
+        else this.planIndex = this.push({ type: 'plan', key: `plan-${e.seq}`, entries });
         break;
       }
       case 'error':
-        rows.push({
+        this.push({
           type: 'error',
           key: `error-${e.seq}`,
           code: str(p.code),
@@ -196,8 +280,7 @@ export function buildRows(events: readonly SessionEventT[]): Row[] {
       case 'permission_requested': {
         const requestId = str(p.requestId) ?? `seq-${e.seq}`;
         const call = isRec(p.toolCall) ? p.toolCall : {};
-        permissionIndex.set(requestId, rows.length);
-        rows.push({
+        const index = this.push({
           type: 'permission',
           key: `perm-${e.seq}`,
           requestId,
@@ -205,16 +288,17 @@ export function buildRows(events: readonly SessionEventT[]): Row[] {
           toolKind: str(call.kind),
           resolution: undefined,
         });
+        this.permissionIndex.set(requestId, index);
         break;
       }
       case 'permission_resolved': {
         const requestId = str(p.requestId) ?? `seq-${e.seq}`;
-        const at = permissionIndex.get(requestId);
-        const prev = at === undefined ? undefined : rows[at];
+        const at = this.permissionIndex.get(requestId);
+        const prev = at === undefined ? undefined : this.rows[at];
         const resolution = resolutionFrom(p);
-        if (at !== undefined && prev?.type === 'permission') replace(at, { ...prev, resolution });
+        if (at !== undefined && prev?.type === 'permission') this.replace(at, { ...prev, resolution });
         else
-          rows.push({
+          this.push({
             type: 'permission',
             key: `perm-${e.seq}`,
             requestId,
@@ -225,13 +309,18 @@ export function buildRows(events: readonly SessionEventT[]): Row[] {
         break;
       }
       case 'notice':
-        rows.push({ type: 'notice', key: `notice-${e.seq}`, text: str(p.text) ?? '' });
+        this.push({ type: 'notice', key: `notice-${e.seq}`, text: str(p.text) ?? '' });
         break;
       default:
         break;
     }
   }
-  return rows;
+}
+
+/** Every row of `events`, grouped from scratch (tests; the store keeps a RowGrouper). */
+export function buildRows(events: readonly SessionEventT[]): Row[] {
+  const list = new RowGrouper().update(events);
+  return Array.from({ length: list.count }, (_, i) => list.at(i) as Row);
 }
 
 /** The text of the newest user prompt among loaded events (for Retry after a crash loop). */
@@ -244,15 +333,4 @@ export function lastUserPrompt(events: readonly SessionEventT[]): string | undef
     }
   }
   return undefined;
-}
-
-/** clientMessageIds of prompts already in the transcript (their optimistic rows can go). */
-export function seenClientMessageIds(events: readonly SessionEventT[]): ReadonlySet<string> {
-  const ids = new Set<string>();
-  for (const e of events) {
-    if (e.kind !== 'user_message') continue;
-    const id = str(e.payload.clientMessageId);
-    if (id) ids.add(id);
-  }
-  return ids;
 }

@@ -1,7 +1,33 @@
 import type { AppState } from '../../app-store';
+import { composerSelectors } from '../composer/selectors';
+import type { PendingSend } from '../composer/initial-state';
+import type { Row } from './rows';
+
+/** One row object per optimistic prompt, so its row re-renders only when the prompt changes. */
+const pendingRows = new WeakMap<PendingSend, Row>();
+
+function pendingRow(p: PendingSend): Row {
+  let row = pendingRows.get(p);
+  if (!row) {
+    row = { type: 'user', key: `pending-${p.clientMessageId}`, text: p.text, pending: true };
+    pendingRows.set(p, row);
+  }
+  return row;
+}
+
+/** Row `index` of the view: the stored rows, then the current session's optimistic prompts. */
+function rowAt(s: AppState, index: number): Row | undefined {
+  const rows = s.transcript.rows;
+  if (index < rows.count) return rows.at(index);
+  const p = composerSelectors.pendingForCurrent(s)[index - rows.count];
+  return p ? pendingRow(p) : undefined;
+}
 
 export const transcriptSelectors = {
   events: (s: AppState) => s.transcript.events,
+  /** Changes only when rows are added or regrouped (see RowList.layout). */
+  layout: (s: AppState) => s.transcript.rows.layout,
+  rowAt,
   /** The transcript shown belongs to the current session and its newest page is in. */
   isReady: (s: AppState) => s.transcript.loaded && s.transcript.sessionId === s.currentSessionId,
   isLoadingNewest: (s: AppState) =>
