@@ -6,7 +6,7 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import type { AgentDefinition } from './agent-definition';
 import { Broker, type BrokerExit, type SpawnFn } from './broker';
-import { isAlive, isSameProcess, processStartTime, signalProcessTree } from './process-info';
+import { isAlive, isSameProcess, killMarked, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from './process-info';
 
 export interface HostIdentity {
   pid: number;
@@ -79,7 +79,11 @@ export class BrokerPool {
       await current.ready;
       return current;
     }
-    if (current) await this.release(sessionId);
+    if (current) {
+      await this.release(sessionId);
+      // Quit may have begun meanwhile: a broker spawned now would outlive the host.
+      if (this.closed) throw new AppError('shutting_down', 'Switchboard is shutting down');
+    }
     if (options.retry) this.crashes.delete(agent.id);
     this.checkCrashLoop(agent);
 
@@ -90,13 +94,11 @@ export class BrokerPool {
     this.addOwner(broker, sessionId);
     try {
       await broker.ready;
+      if (!broker.isAlive) throw broker.exitError();
     } catch (err) {
-      this.dropOwner(broker, sessionId);
+      // A broker that failed to start is shut down (and forgotten) once nobody waits for it.
+      if (this.dropOwner(broker, sessionId) === 0) void this.retire(broker, false);
       throw err;
-    }
-    if (!broker.isAlive) {
-      this.dropOwner(broker, sessionId);
-      throw broker.exitError();
     }
     return broker;
   }
@@ -110,15 +112,21 @@ export class BrokerPool {
     if (remaining === 0 && broker) await this.retire(broker);
   }
 
-  /** Shuts every broker down (host quit). */
+  /** Shuts every broker down (host quit), including those still cleaning up after a crash. */
   async shutdownAll(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.brokers.values()].map((b) => this.retire(b)));
+    for (const broker of this.brokers.values()) void this.retire(broker);
+    await Promise.all([...this.retiring.values()]);
   }
 
-  /** Last resort at quit: SIGKILL every agent process group still alive. */
+  /** Last resort at quit: SIGKILL every agent process group still alive, and their helpers. */
   killAll(): void {
-    for (const broker of this.brokers.values()) if (broker.pid && broker.status !== 'exited') signalProcessTree(broker.pid, 'SIGKILL');
+    for (const broker of this.brokers.values()) {
+      if (!broker.pid) continue;
+      if (broker.status !== 'exited') signalProcessTree(broker.pid, 'SIGKILL');
+      else signalGroup(broker.pid, 'SIGKILL');
+    }
+    killMarked(this.brokers.keys());
   }
 
   /**
@@ -128,15 +136,30 @@ export class BrokerPool {
   sweepOrphans(): { killed: number; cleared: number } {
     let killed = 0;
     let cleared = 0;
-    for (const row of this.opts.repo.all()) {
+    const orphans = this.opts.repo.all().filter((row) => {
       const isUs = row.host_pid === this.host.pid && row.host_start_time === (this.host.startTime ?? null);
-      if (isUs && this.brokers.has(row.id)) continue;
-      const hostRunning = !isUs && isAlive(row.host_pid) && isSameProcess(row.host_pid, row.host_start_time);
-      if (hostRunning) continue;
+      if (isUs) return !this.brokers.has(row.id);
+      return !(isAlive(row.host_pid) && isSameProcess(row.host_pid, row.host_start_time));
+    });
+    // Helpers that outlived their agent, or left its group, carry its broker id (Linux).
+    const marked = processesMarkedWith(orphans.map((row) => row.id));
+    for (const row of orphans) {
+      let hit = false;
       if (row.pid && isSameProcess(row.pid, row.pid_start_time)) {
         signalProcessTree(row.pid, 'SIGKILL');
+        hit = true;
+      }
+      for (const pid of marked.get(row.id) ?? []) {
+        try {
+          process.kill(pid, 'SIGKILL');
+          hit = true;
+        } catch {
+          // Gone meanwhile.
+        }
+      }
+      if (hit) {
         killed++;
-        this.opts.log.warn('killed orphaned agent process', { pid: row.pid, agent: row.agent_id });
+        this.opts.log.warn('killed orphaned agent processes', { pid: row.pid, agent: row.agent_id });
       }
       this.opts.repo.delete(row.id);
       cleared++;
@@ -182,20 +205,29 @@ export class BrokerPool {
     const set = this.owners.get(brokerId);
     set?.delete(sessionId);
     this.opts.repo.removeOwner(brokerId, sessionId);
-    const remaining = set?.size ?? 0;
-    if (remaining === 0 && broker && broker.status === 'starting') void this.retire(broker);
-    return remaining;
+    return set?.size ?? 0;
   }
 
-  /** Shuts a broker down once, however many callers ask at the same moment. */
-  private retire(broker: Broker): Promise<void> {
+  /**
+   * Shuts a broker down once, however many callers ask at the same moment, then forgets it.
+   * Its record goes last: a host that dies meanwhile still finds it at the next start.
+   */
+  private retire(broker: Broker, countAsTeardown = true): Promise<void> {
     let retiring = this.retiring.get(broker.id);
     if (!retiring) {
-      this.teardowns++;
-      retiring = broker.shutdown(this.opts.graceMs).then(() => {
-        this.forget(broker);
-        this.retiring.delete(broker.id);
-      });
+      if (countAsTeardown) this.teardowns++;
+      retiring = broker
+        .shutdown(this.opts.graceMs)
+        .catch((err: unknown) => this.opts.log.error('agent shutdown failed', { broker: broker.id, error: String(err) }))
+        .then(() => {
+          this.retiring.delete(broker.id);
+          try {
+            this.forget(broker);
+          } catch (err) {
+            // The store is closed (quit cut short by its budget): the next start sweeps the record.
+            this.opts.log.warn('could not forget an agent', { broker: broker.id, error: String(err) });
+          }
+        });
       this.retiring.set(broker.id, retiring);
     }
     return retiring;
@@ -203,23 +235,33 @@ export class BrokerPool {
 
   private forget(broker: Broker): void {
     if (!this.brokers.delete(broker.id)) return;
-    for (const sessionId of this.owners.get(broker.id) ?? []) {
-      if (this.ownerOf.get(sessionId) === broker.id) this.ownerOf.delete(sessionId);
-    }
+    this.dropAllOwners(broker);
     this.owners.delete(broker.id);
     this.opts.repo.delete(broker.id);
   }
 
+  private dropAllOwners(broker: Broker): void {
+    for (const sessionId of this.owners.get(broker.id) ?? []) {
+      if (this.ownerOf.get(sessionId) === broker.id) this.ownerOf.delete(sessionId);
+    }
+    this.owners.get(broker.id)?.clear();
+    this.opts.repo.removeAllOwners(broker.id);
+  }
+
   private onExit(broker: Broker, exit: BrokerExit): void {
-    const sessionIds = [...(this.owners.get(broker.id) ?? [])];
-    this.forget(broker);
+    // An expected exit is retire()'s doing: it forgets the broker once its group is gone.
     if (exit.expected) return;
+    const sessionIds = [...(this.owners.get(broker.id) ?? [])];
+    // Its sessions own nothing now; a prompt to one of them starts a fresh broker at once.
+    this.dropAllOwners(broker);
     const times = (this.crashes.get(broker.agent.id) ?? []).filter(
       (t) => this.opts.clock.now() - t < (this.opts.crashWindowMs ?? 60_000),
     );
     times.push(this.opts.clock.now());
     this.crashes.set(broker.agent.id, times);
     this.opts.log.warn('agent crashed', { agent: broker.agent.id, code: exit.code, signal: exit.signal, sessions: sessionIds.length });
+    // What the agent left in its process group goes too.
+    void this.retire(broker, false);
     for (const listener of this.crashListeners) listener(broker, sessionIds, exit);
   }
 

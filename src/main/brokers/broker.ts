@@ -8,7 +8,7 @@ import { AppError } from '../../shared/errors';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import type { AgentDefinition } from './agent-definition';
-import { groupAlive, processStartTime, signalProcessTree } from './process-info';
+import { BROKER_ENV, groupAlive, killMarked, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from './process-info';
 
 export type SpawnFn = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 export const defaultSpawn: SpawnFn = (command, args, options) => nodeSpawn(command, [...args], options);
@@ -43,6 +43,10 @@ const STDERR_TAIL_LINES = 20;
 /** Updates for an ACP session id not bound yet are held this long, then dropped. */
 const UNCLAIMED_TTL_MS = 30_000;
 const UNCLAIMED_MAX = 1_000;
+/** An agent whose ACP stream ended gets this long to exit by itself before it is killed. */
+const CONNECTION_LOSS_GRACE_MS = 1_000;
+/** After the process exits, its last stderr lines get this long to arrive. */
+const STDERR_DRAIN_MS = 250;
 
 /**
  * One agent process and its one long-lived ACP connection. Many sessions (ACP session ids)
@@ -68,6 +72,9 @@ export class Broker {
   private readonly logStream: WriteStream | undefined;
   private shutdownPromise: Promise<void> | undefined;
   private exitInfo: BrokerExit | undefined;
+  /** The process is gone (its exit info follows once its stderr is drained). */
+  private exitSeen = false;
+  private stderrEnded = false;
   private resolveExit!: (exit: BrokerExit) => void;
 
   constructor(private readonly opts: BrokerOptions) {
@@ -81,12 +88,14 @@ export class Broker {
       stdio: ['pipe', 'pipe', 'pipe'],
       // Its own process group, so shutdown can signal wrappers and their children together.
       detached: process.platform !== 'win32',
-      env: { ...process.env, ...opts.agent.env },
+      // The marker is inherited by everything the agent starts: see BROKER_ENV.
+      env: { ...process.env, ...opts.agent.env, [BROKER_ENV]: opts.id },
       windowsHide: true,
     });
     this.pid = this.child.pid;
     this.pidStartTime = this.pid ? processStartTime(this.pid) : undefined;
     this.child.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk));
+    this.child.stderr?.on('close', () => (this.stderrEnded = true));
     this.child.on('error', (err) => this.onExit(null, null, err.message));
     this.child.on('exit', (code, signal) => this.onExit(code, signal));
     // Writes to a dead agent's stdin must not crash the host.
@@ -126,6 +135,7 @@ export class Broker {
 
     this.ready = this.initialize();
     this.ready.catch(() => {});
+    void this.conn.closed.then(() => this.onConnectionClosed());
   }
 
   get isAlive(): boolean {
@@ -165,7 +175,7 @@ export class Broker {
     timeoutMs?: number,
   ): Promise<acp.AgentRequestResponsesByMethod[M]> {
     if (!this.isAlive) return Promise.reject(this.exitError());
-    if (!timeoutMs) return this.conn.agent.request(method, params);
+    if (!timeoutMs) return this.conn.agent.request(method, params).catch((err: unknown) => this.failure(err));
     const abort = new AbortController();
     const timer = this.opts.clock.setTimeout(() => abort.abort(), timeoutMs);
     timer.unref?.();
@@ -175,9 +185,19 @@ export class Broker {
         if (abort.signal.aborted) {
           throw new AppError('agent_error', `${this.agent.name} did not answer ${method} within ${timeoutMs} ms`);
         }
-        throw err;
+        return this.failure(err);
       })
       .finally(() => this.opts.clock.clearTimeout(timer));
+  }
+
+  /**
+   * A request failed. When the connection died with the agent (its stdout closes a moment
+   * before its exit is seen), the failure is the agent's exit, with its code and stderr.
+   */
+  private async failure(err: unknown): Promise<never> {
+    if (err instanceof acp.RequestError || err instanceof AppError) throw err;
+    if (this.conn.signal.aborted && (await this.waitForExit(CONNECTION_LOSS_GRACE_MS))) throw this.exitError();
+    throw err;
   }
 
   cancel(acpSessionId: string): void {
@@ -200,7 +220,9 @@ export class Broker {
         ? `was killed by ${exit.signal}`
         : exit
           ? `exited with code ${exit.code}`
-          : 'is shutting down';
+          : this.exitSeen
+            ? 'exited'
+            : 'is shutting down';
     return new AppError('agent_exited', `${this.agent.name} ${how}`, { stderrTail: this.stderrTail });
   }
 
@@ -266,36 +288,90 @@ export class Broker {
     }
   }
 
+  /** Exited, or being shut down on purpose. */
+  private get ending(): boolean {
+    return this.exitSeen || this.status === 'closing';
+  }
+
   private onExit(code: number | null, signal: NodeJS.Signals | null, error?: string): void {
-    if (this.exitInfo) return;
+    if (this.exitSeen) return;
+    this.exitSeen = true;
     const expected = this.status === 'closing';
     this.status = 'exited';
-    this.exitInfo = { code, signal, expected, stderrTail: this.stderrTail, ...(error ? { error } : {}) };
-    this.conn.close(this.exitError());
-    this.sinks.clear();
-    this.unclaimed.clear();
-    this.logStream?.end();
-    this.opts.log.info('agent exited', { broker: this.id, agent: this.agent.id, code, signal, expected });
-    this.resolveExit(this.exitInfo);
+    // 'exit' can come before the last stderr lines (the crash message) are read. A real timer:
+    // this waits on the operating system, not on the host's (possibly fake) time.
+    const finish = (): void => {
+      this.exitInfo = { code, signal, expected, stderrTail: this.stderrTail, ...(error ? { error } : {}) };
+      this.conn.close(this.exitError());
+      this.sinks.clear();
+      this.unclaimed.clear();
+      this.logStream?.end();
+      this.opts.log.info('agent exited', { broker: this.id, agent: this.agent.id, code, signal, expected });
+      this.resolveExit(this.exitInfo);
+    };
+    if (this.stderrEnded || !this.child.stderr) return finish();
+    const timer = setTimeout(finish, STDERR_DRAIN_MS);
+    timer.unref();
+    this.child.stderr.once('close', () => {
+      clearTimeout(timer);
+      finish();
+    });
+  }
+
+  /**
+   * The ACP stream ended. Normally the agent is exiting; one that stays up without its
+   * connection is useless (and would be reused dead), so it is killed: a crash, not a close.
+   */
+  private async onConnectionClosed(): Promise<void> {
+    if (this.ending) return;
+    if ((await this.waitForExit(CONNECTION_LOSS_GRACE_MS)) || this.ending) return;
+    this.opts.log.warn('agent closed its connection but kept running; killing it', { broker: this.id, agent: this.agent.id });
+    this.signal('SIGKILL');
   }
 
   private async doShutdown(graceMs: number): Promise<void> {
     if (this.status !== 'exited') this.status = 'closing';
-    const pid = this.pid;
-    if (this.exitInfo === undefined) {
+    if (this.exitSeen) {
+      await this.exited;
+    } else {
       this.child.stdin?.end();
-      if (!(await this.waitForExit(graceMs)) && pid) {
-        signalProcessTree(pid, 'SIGTERM');
+      if (!(await this.waitForExit(graceMs))) {
+        this.signal('SIGTERM');
         if (!(await this.waitForExit(graceMs))) {
-          signalProcessTree(pid, 'SIGKILL');
+          this.signal('SIGKILL');
           await this.waitForExit(2000);
         }
       }
     }
-    // Wrappers (npx, shells) may leave helpers in the group after the main process is gone.
-    if (pid && process.platform !== 'win32' && groupAlive(pid)) {
-      signalProcessTree(pid, 'SIGTERM');
-      if (!(await this.waitFor(() => !groupAlive(pid), graceMs))) signalProcessTree(pid, 'SIGKILL');
+    await this.killLeftovers(graceMs);
+  }
+
+  /** Signals the agent's whole process group; the agent alone if it leads none (a custom spawn). */
+  private signal(signal: NodeJS.Signals): void {
+    const pid = this.pid;
+    if (!pid) return;
+    if (process.platform === 'win32') return signalProcessTree(pid, signal);
+    if (!signalGroup(pid, signal) && !this.exitSeen) this.child.kill(signal);
+  }
+
+  /**
+   * Wrappers (npx, shells) and crashed agents leave helpers behind: first the rest of the
+   * process group, then (Linux) anything still carrying this broker's id, e.g. a helper
+   * that started its own session.
+   */
+  private async killLeftovers(graceMs: number): Promise<void> {
+    const pid = this.pid;
+    if (!pid || process.platform === 'win32') return;
+    if (groupAlive(pid)) {
+      signalGroup(pid, 'SIGTERM');
+      if (!(await this.waitFor(() => !groupAlive(pid), graceMs))) {
+        signalGroup(pid, 'SIGKILL');
+        await this.waitFor(() => !groupAlive(pid), 2000);
+      }
+    }
+    if (killMarked([this.id]) > 0) {
+      this.opts.log.warn('killed processes the agent left behind', { broker: this.id, agent: this.agent.id });
+      await this.waitFor(() => processesMarkedWith([this.id]).size === 0, 2000);
     }
   }
 

@@ -66,7 +66,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     values.set(name, value);
   }
 
-  const port = Number(values.get('port') ?? '0');
+  // Digits only: Number() would take '' as 0 and '0x50' as 80.
+  const rawPort = values.get('port') ?? '0';
+  const port = /^\d{1,5}$/.test(rawPort) ? Number(rawPort) : NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535`);
   const host = values.get('host') ?? '127.0.0.1';
   if (!host.trim()) throw new UsageError('--host must not be empty');
@@ -74,6 +76,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   if (!/^[A-Za-z0-9._~-]{8,}$/.test(token)) throw new UsageError('--token must be at least 8 characters of A-Z a-z 0-9 . _ ~ -');
   const logLevel = (values.get('log-level') ?? 'warn') as LogLevel;
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new UsageError('--log-level must be debug, info, warn or error');
+
+  const dataDir = values.get('data-dir');
+  if (dataDir !== undefined && !dataDir.trim()) throw new UsageError('--data-dir must not be empty');
 
   const settings: Partial<SettingsT> = {};
   const durations = [
@@ -98,6 +103,6 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   }
   return {
     command: 'serve',
-    options: { port, host, dataDir: values.get('data-dir') ?? defaultDataDir(env), token, settings, logLevel },
+    options: { port, host, dataDir: dataDir ?? defaultDataDir(env), token, settings, logLevel },
   };
 }

@@ -7,7 +7,7 @@ import { BrokerPool } from '../brokers/broker-pool';
 import { PermissionGate } from '../permissions/permission-gate';
 import { IdleReaper } from '../reaper/idle-reaper';
 import { SessionService } from '../sessions/session-service';
-import { ROUTABLE } from '../sessions/state-machine';
+import { LIVE_STATES, ROUTABLE, transition } from '../sessions/state-machine';
 import { Watchers } from '../sessions/watchers';
 import { EventLog } from '../store/event-log';
 import { Store } from '../store/store';
@@ -216,12 +216,29 @@ export class SessionHost implements HostPort {
     // later, against a closed store) once the agents are killed.
     this.gate.cancelAll('host_shutdown');
     this.pool.killAll();
+    this.endLiveSessions('host_shutdown');
     this.timers.stop();
     try {
       this.eventLog.close();
     } finally {
       this.store.close();
       this.lock.release();
+    }
+  }
+
+  /**
+   * Over budget, closes are cut short: the stored states still say why the sessions ended
+   * (else the next start would call them `recovered`).
+   */
+  private endLiveSessions(reason: string): void {
+    const now = (this.options.clock ?? systemClock).now();
+    for (const row of this.store.sessions.inStates(LIVE_STATES)) {
+      try {
+        if (row.state !== 'CLOSING' && row.state !== 'CREATED') transition(this.store.sessions, row.id, 'CLOSING', reason, now);
+        transition(this.store.sessions, row.id, 'ENDED', reason, now);
+      } catch (err) {
+        this.log.warn('could not end a session at quit', { session: row.id, error: String(err) });
+      }
     }
   }
 

@@ -16,6 +16,8 @@ export class BrokersRepo {
   readonly addOwner: (brokerId: string, sessionId: string) => void;
   /** Removes an owner; returns how many owners remain. */
   readonly removeOwner: (brokerId: string, sessionId: string) => number;
+  /** Every owner leaves at once (the agent crashed). */
+  readonly removeAllOwners: (brokerId: string) => void;
 
   constructor(db: Db) {
     this.stmts = {
@@ -28,6 +30,7 @@ export class BrokersRepo {
       all: db.prepare(`SELECT * FROM brokers`),
       addOwner: db.prepare(`INSERT OR IGNORE INTO broker_owners (broker_id, session_id) VALUES (?, ?)`),
       removeOwner: db.prepare(`DELETE FROM broker_owners WHERE broker_id = ? AND session_id = ?`),
+      removeAllOwners: db.prepare(`DELETE FROM broker_owners WHERE broker_id = ?`),
       owners: db.prepare(`SELECT session_id FROM broker_owners WHERE broker_id = ? ORDER BY session_id`),
       ownerCount: db.prepare(`SELECT COUNT(*) AS n FROM broker_owners WHERE broker_id = ?`),
     };
@@ -37,6 +40,9 @@ export class BrokersRepo {
     this.removeOwner = db.transaction((brokerId: string, sessionId: string) => {
       this.stmts.removeOwner.run(brokerId, sessionId);
       return (this.stmts.ownerCount.get(brokerId) as { n: number }).n;
+    });
+    this.removeAllOwners = db.transaction((brokerId: string) => {
+      this.stmts.removeAllOwners.run(brokerId);
     });
   }
 
