@@ -15,7 +15,7 @@ const options = (...args: string[]) => {
 describe('switchboard serve: command line', () => {
   it('uses safe defaults: loopback, a free port, a random token, the platform data dir', () => {
     const o = options();
-    expect(o).toMatchObject({ port: 0, host: '127.0.0.1', logLevel: 'warn', settings: {} });
+    expect(o).toMatchObject({ port: 0, host: '127.0.0.1', logLevel: 'info', settings: {} });
     expect(o.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(options().token).not.toBe(o.token);
     expect(parseArgs(['serve'], { SWITCHBOARD_DATA_DIR: '/data/here' })).toMatchObject({ options: { dataDir: '/data/here' } });

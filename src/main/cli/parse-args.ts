@@ -31,7 +31,7 @@ Options:
   --reap-interval-ms N      how often to look for idle sessions; 0 disables (default 60000)
   --permission-timeout-ms N deny a permission request nobody can see after N ms (default 300000)
   --max-sessions-per-broker N  sessions sharing one agent process (default 8)
-  --log-level LEVEL         debug | info | warn | error (default warn); logs go to stderr
+  --log-level LEVEL         debug | info | warn | error (default info); logs go to stderr
   -h, --help                show this help
 `;
 
@@ -74,7 +74,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   if (!host.trim()) throw new UsageError('--host must not be empty');
   const token = values.get('token') ?? randomBytes(24).toString('base64url');
   if (!/^[A-Za-z0-9._~-]{8,}$/.test(token)) throw new UsageError('--token must be at least 8 characters of A-Z a-z 0-9 . _ ~ -');
-  const logLevel = (values.get('log-level') ?? 'warn') as LogLevel;
+  const logLevel = (values.get('log-level') ?? 'info') as LogLevel;
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new UsageError('--log-level must be debug, info, warn or error');
 
   const dataDir = values.get('data-dir');
