@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentContext, ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
 import { availableCommands } from './commands';
-import { HistoryStore, SessionJournal, type SessionMeta } from './history-store';
+import { type HistoryStore, SessionJournal, type SessionMeta } from './history-store';
 import type { DemoLogger } from './log';
 import { runTurn, type TurnContext } from './turns';
 

@@ -38,7 +38,8 @@ export function createHandlers(h: HostParts): Handlers {
       const row = service.row(p.sessionId);
       const result = {
         session: service.view(row),
-        running: service.registry.get(p.sessionId)?.isRunning ?? false,
+        // A prompt waiting for its session to start or resume counts: its answer is coming.
+        running: service.isRunning(p.sessionId),
         lastSeq: eventLog.committedSeq(p.sessionId),
         pendingPermissions: gate.pendingFor(p.sessionId),
       };

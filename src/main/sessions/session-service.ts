@@ -11,11 +11,12 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import { LiveSession } from './live-session';
+import { recoverSessions } from './recovery';
 import { SessionRegistry } from './session-registry';
 import { describeAgentError, startAgentSession } from './session-starter';
 import { LIVE_STATES, ROUTABLE, transition } from './state-machine';
 import type { MappedEvent } from './update-mapper';
-import { Watchers } from './watchers';
+import { type Watchers } from './watchers';
 
 export interface SessionServiceOptions {
   store: Store;
@@ -32,6 +33,12 @@ export interface SessionServiceOptions {
   closeTimeoutMs: number;
 }
 
+/** A prompt accepted but not yet handed to the agent (queued, or waiting for its session to start). */
+interface WaitingPrompt {
+  clientMessageId: string;
+  cancelled: boolean;
+}
+
 export interface CloseOptions {
   /** Checked synchronously right before the close begins; false aborts it (the reaper's re-check). */
   precondition?: () => boolean;
@@ -44,6 +51,8 @@ export interface CloseOptions {
 export class SessionService {
   readonly registry = new SessionRegistry();
   private readonly closing = new Map<string, Promise<boolean>>();
+  /** Only sessions with prompts waiting have an entry: nothing per session at rest. */
+  private readonly waiting = new Map<string, Set<WaitingPrompt>>();
   private stopping = false;
 
   constructor(private readonly o: SessionServiceOptions) {
@@ -52,21 +61,10 @@ export class SessionService {
 
   /** At start-up: sessions whose agent session died with the previous host become ENDED. */
   recover(): number {
-    const now = this.o.clock.now();
-    let n = 0;
-    for (const row of this.o.store.sessions.inStates(LIVE_STATES)) {
-      if (row.state !== 'CLOSING' && row.state !== 'CREATED') transition(this.o.store.sessions, row.id, 'CLOSING', 'recovered', now);
-      transition(this.o.store.sessions, row.id, 'ENDED', 'recovered', now);
-      n++;
-    }
-    for (const p of this.o.store.permissions.allPending()) {
-      this.o.store.permissions.decide(p.requestId, { outcome: 'cancelled', decidedBy: 'cancel', reason: 'host_restart' }, now);
-    }
-    return n;
+    return recoverSessions(this.o.store, this.o.log, this.o.clock.now());
   }
 
   view(row: SessionRow): SessionViewT {
-    const live = this.registry.get(row.id);
     return {
       id: row.id,
       agentId: row.agent_id,
@@ -74,7 +72,7 @@ export class SessionService {
       title: displayTitle(row),
       state: row.state,
       ...(row.state_reason ? { stateReason: row.state_reason } : {}),
-      running: live?.isRunning ?? false,
+      running: this.isRunning(row.id),
       pendingPermissions: this.o.gate.countFor(row.id),
       lastSeq: row.last_seq,
       createdAt: row.created_at,
@@ -97,8 +95,13 @@ export class SessionService {
     const agent = this.o.agent(agentId);
     if (!agent) throw new AppError('not_found', `No agent named ${agentId}`);
     this.o.store.sessions.insert({ id, agent_id: agentId, cwd, state: 'CREATED' }, this.o.clock.now());
-    // Start the agent session now, so its commands and title arrive before the first prompt.
-    this.registry.enqueue(id, () => this.ensureLive(id).then(() => undefined)).catch(() => {});
+    // Start the agent session now, so its commands and title arrive before the first prompt;
+    // unless it was closed before this ran (a close must not be undone by the warm-up).
+    this.registry
+      .enqueue(id, async () => {
+        if (this.o.store.sessions.get(id)?.state === 'CREATED') await this.ensureLive(id);
+      })
+      .catch(() => {});
     return this.view(this.row(id));
   }
 
@@ -112,21 +115,43 @@ export class SessionService {
     if (!this.o.store.sessions.recordPrompt(sessionId, clientMessageId, this.o.clock.now())) return { duplicate: true };
     this.o.log.append(sessionId, 'user_message', { text, clientMessageId });
     if (this.o.store.sessions.setFirstPrompt(sessionId, text, this.o.clock.now()) && !row.title) this.o.changed(sessionId);
-    this.registry.enqueue(sessionId, () => this.runTurn(sessionId, clientMessageId, text, retry)).catch((err) => {
+    const prompt: WaitingPrompt = { clientMessageId, cancelled: false };
+    const waiting = this.waiting.get(sessionId) ?? new Set<WaitingPrompt>();
+    waiting.add(prompt);
+    this.waiting.set(sessionId, waiting);
+    this.registry.enqueue(sessionId, () => this.runTurn(sessionId, prompt, text, retry)).catch((err) => {
       this.o.logger.error('turn failed unexpectedly', { session: sessionId, error: String(err) });
     });
     this.o.changed(sessionId);
     return { duplicate: false };
   }
 
-  /** Stops the running turn. Works in every state; never leaves a turn marked running. */
+  /**
+   * Stops the running turn and every prompt still waiting (queued, or waiting for the session
+   * to start or resume). Works in every state; never leaves a turn marked running.
+   */
   cancel(sessionId: string): void {
     this.row(sessionId);
-    const live = this.registry.get(sessionId);
+    // A prompt that has not reached the agent yet ends here, so Stop pressed while a session
+    // starts does not let the prompt run once it is up.
+    const waiting = this.waiting.get(sessionId);
+    this.waiting.delete(sessionId);
+    for (const prompt of waiting ?? []) {
+      prompt.cancelled = true;
+      this.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId: prompt.clientMessageId, reason: 'cancelled_before_start' });
+    }
     this.o.gate.cancelSession(sessionId, 'turn_cancelled');
-    if (!live?.turn) return;
-    live.turn.cancelled = true;
-    if (live.broker?.isAlive && live.acpSessionId) live.broker.cancel(live.acpSessionId);
+    const live = this.registry.get(sessionId);
+    if (live?.turn) {
+      live.turn.cancelled = true;
+      if (live.broker?.isAlive && live.acpSessionId) live.broker.cancel(live.acpSessionId);
+    }
+    if (waiting?.size) this.o.changed(sessionId);
+  }
+
+  /** A turn is in flight, or a prompt was accepted and waits for its turn: an answer is coming. */
+  isRunning(sessionId: string): boolean {
+    return (this.registry.get(sessionId)?.isRunning ?? false) || (this.waiting.get(sessionId)?.size ?? 0) > 0;
   }
 
   isBusy(sessionId: string): boolean {
@@ -203,7 +228,7 @@ export class SessionService {
       if (live?.turn) {
         live.turn.cancelled = true;
         if (live.broker?.isAlive && live.acpSessionId) live.broker.cancel(live.acpSessionId);
-        this.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', reason });
+        this.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId: live.turn.clientMessageId, reason });
         live.turn = undefined;
       }
       this.o.gate.cancelSession(sessionId, reason);
@@ -244,25 +269,31 @@ export class SessionService {
     const live = this.registry.get(sessionId);
     if (live && ROUTABLE.includes(row.state) && live.broker?.isAlive && live.acpSessionId) return live;
     if (live) await this.close(sessionId, 'stale');
+    // Stored as live with nothing in memory behind it: it can only be resumed from ENDED.
+    else if (row.state !== 'CREATED' && row.state !== 'ENDED') this.endStored(sessionId, 'stale');
     return this.start(this.row(sessionId), retry);
   }
 
   private async start(row: SessionRow, retry: boolean): Promise<LiveSession> {
     const agent = this.o.agent(row.agent_id);
-    if (!agent) throw new AppError('not_found', `No agent named ${row.agent_id}; add it to agents.json`);
-    const now = this.o.clock.now();
-    transition(this.o.store.sessions, row.id, 'STARTING', row.state === 'CREATED' ? 'new' : 'resume', now);
     const live = new LiveSession(row.id, row.cwd, {
       record: (id, e) => this.record(id, e),
       permission: (id, req, signal) => this.o.gate.request(id, req, signal),
     });
-    this.registry.add(live);
-    this.o.changed(row.id);
+    let added = false;
     try {
+      // Inside the try: a missing agent or a refused transition must be shown like any other
+      // failure to start, never swallowed (the prompt waiting on it needs its answer).
+      if (!agent) throw new AppError('not_found', `No agent named ${row.agent_id}; add it to agents.json`);
+      transition(this.o.store.sessions, row.id, 'STARTING', row.state === 'CREATED' ? 'new' : 'resume', this.o.clock.now());
+      this.registry.add(live);
+      added = true;
+      this.o.changed(row.id);
       const started = await startAgentSession(live, row, agent, {
         pool: this.o.pool,
         events: this.o.log.events,
         log: this.o.logger,
+        clock: this.o.clock,
         requestTimeoutMs: this.o.requestTimeoutMs,
         retry,
       });
@@ -275,11 +306,13 @@ export class SessionService {
       this.o.changed(row.id);
       return live;
     } catch (err) {
-      if (this.registry.remove(live)) live.detach();
-      if (!live.isDetached) live.detach();
-      await this.o.pool.release(row.id).catch(() => {});
-      const error = err instanceof AppError ? err : describeAgentError(agent, 'start', err);
-      if (!this.closing.has(row.id)) {
+      // A close (or the crash handler) that took the session out of the registry meanwhile
+      // has ended it and said why; recording here too would put an event after the close.
+      const takenOver = added && !this.registry.remove(live);
+      live.detach();
+      if (added) await this.o.pool.release(row.id).catch(() => {});
+      const error = err instanceof AppError ? err : agent ? describeAgentError(agent, 'start', err) : new AppError('internal', String(err));
+      if (!takenOver && !this.closing.has(row.id)) {
         this.o.log.append(row.id, 'error', errorPayload(error));
         this.endStored(row.id, error.code === 'crash_loop' ? 'crash_loop' : 'start_failed');
       }
@@ -287,39 +320,52 @@ export class SessionService {
     }
   }
 
-  private async runTurn(sessionId: string, clientMessageId: string, text: string, retry: boolean): Promise<void> {
-    if (this.stopping) return;
-    let live: LiveSession;
+  private async runTurn(sessionId: string, prompt: WaitingPrompt, text: string, retry: boolean): Promise<void> {
+    const { clientMessageId } = prompt;
+    let live: LiveSession | undefined;
     try {
-      live = await this.ensureLive(sessionId, retry);
+      // A prompt stopped before its turn needs no agent session (and its end is recorded).
+      if (!prompt.cancelled && !this.stopping) live = await this.ensureLive(sessionId, retry);
     } catch {
-      return; // start() recorded why
+      // start() recorded why.
+    }
+    this.unqueue(sessionId, prompt);
+    if (prompt.cancelled || this.stopping) return;
+    if (!live) {
+      this.o.log.append(sessionId, 'turn_ended', { stopReason: 'error', clientMessageId });
+      this.o.changed(sessionId);
+      return;
     }
     const broker = live.broker as Broker;
     const turn = { clientMessageId, cancelled: false };
     live.turn = turn;
     this.o.log.append(sessionId, 'turn_started', { clientMessageId });
     this.o.changed(sessionId);
-    const prompt = live.seed ? live.seed + text : text;
+    const sent = live.seed ? live.seed + text : text;
     live.seed = undefined;
     try {
       const res = await broker.request(acp.methods.agent.session.prompt, {
         sessionId: live.acpSessionId as string,
-        prompt: [{ type: 'text', text: prompt }],
+        prompt: [{ type: 'text', text: sent }],
       });
-      if (!live.isDetached) this.o.log.append(sessionId, 'turn_ended', { stopReason: res.stopReason });
+      if (!live.isDetached) this.o.log.append(sessionId, 'turn_ended', { stopReason: res.stopReason, clientMessageId });
     } catch (err) {
       // A close cancelled this turn and recorded its end; anything else is an error to show.
       if (!(turn.cancelled && live.isDetached)) {
         const error = broker.isAlive ? describeAgentError(broker.agent, 'session/prompt', err) : broker.exitError();
         this.o.log.append(sessionId, 'error', errorPayload(error));
-        this.o.log.append(sessionId, 'turn_ended', { stopReason: turn.cancelled ? 'cancelled' : 'error' });
+        this.o.log.append(sessionId, 'turn_ended', { stopReason: turn.cancelled ? 'cancelled' : 'error', clientMessageId });
       }
     } finally {
       if (live.turn === turn) live.turn = undefined;
       this.o.store.sessions.touch(sessionId, this.o.clock.now());
       this.o.changed(sessionId);
     }
+  }
+
+  private unqueue(sessionId: string, prompt: WaitingPrompt): void {
+    const waiting = this.waiting.get(sessionId);
+    if (waiting?.delete(prompt) && waiting.size === 0) this.waiting.delete(sessionId);
   }
 
   private record(sessionId: string, e: MappedEvent): void {

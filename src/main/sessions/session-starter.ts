@@ -5,6 +5,7 @@ import type { Broker } from '../brokers/broker';
 import type { BrokerPool } from '../brokers/broker-pool';
 import type { EventsRepo } from '../store/events.repo';
 import type { SessionRow } from '../store/sessions.repo';
+import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import type { LiveSession } from './live-session';
 
@@ -12,6 +13,7 @@ export interface StartOptions {
   pool: BrokerPool;
   events: EventsRepo;
   log: Logger;
+  clock: Clock;
   requestTimeoutMs: number;
   retry?: boolean;
 }
@@ -61,37 +63,77 @@ export async function startAgentSession(
     }
   }
 
-  const request = broker.request(acp.methods.agent.session.new, { cwd: row.cwd, mcpServers: [] }, o.requestTimeoutMs);
+  // No timeout on the request itself: an answer that comes after we gave up still names a
+  // session the agent holds, and only that answer lets us tell the agent to drop it.
+  const request = broker.request(acp.methods.agent.session.new, { cwd: row.cwd, mcpServers: [] });
   let res: acp.NewSessionResponse;
   try {
-    res = await request;
+    res = await withDeadline(request, o.clock, o.requestTimeoutMs, () =>
+      new AppError('agent_error', `${agent.name} did not answer session/new within ${o.requestTimeoutMs} ms`),
+    );
   } catch (err) {
+    request.then((late) => dropAgentSession(broker, late.sessionId), () => {});
     if (!broker.isAlive) throw broker.exitError();
     throw describeAgentError(agent, 'session/new', err);
   }
   if (live.isDetached) {
     // Closed while starting: tell the agent to drop it where it can.
-    broker.dropUnclaimed(res.sessionId);
-    if (broker.capabilities.sessionCapabilities?.close) {
-      broker.request(acp.methods.agent.session.close, { sessionId: res.sessionId }, 2_000).catch(() => {});
-    }
+    dropAgentSession(broker, res.sessionId);
     throw new AppError('invalid_state', 'The session was closed while it started');
   }
   live.bind(broker, res.sessionId);
-  const seeded = known !== null || o.events.countOfKind(row.id, 'user_message') > 1;
+  // Seeded only when an agent took part in this conversation before (it lost the session):
+  // prompts queued while a brand-new session starts are not an earlier conversation.
+  const seeded = known !== null || o.events.countOfKind(row.id, 'turn_started') > 0;
   if (seeded) live.seed = buildSeed(o.events, row.id);
   return { broker, acpSessionId: res.sessionId, mode: seeded ? 'recreated' : 'new' };
 }
 
+/** An agent session nobody will use (timed out, or closed while starting): drop what is held, ask the agent to close it. */
+function dropAgentSession(broker: Broker, acpSessionId: string): void {
+  broker.dropUnclaimed(acpSessionId);
+  if (broker.isAlive && broker.capabilities.sessionCapabilities?.close) {
+    broker.request(acp.methods.agent.session.close, { sessionId: acpSessionId }, 2_000).catch(() => {});
+  }
+}
+
+function withDeadline<T>(promise: Promise<T>, clock: Clock, ms: number, onTimeout: () => Error): Promise<T> {
+  if (!ms) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const timer = clock.setTimeout(() => reject(onTimeout()), ms);
+    timer.unref?.();
+    promise.then(
+      (value) => {
+        clock.clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clock.clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
+}
+
 /** Earlier conversation, for an agent that lost the session (no resume, no load). */
 function buildSeed(events: EventsRepo, sessionId: string): string | undefined {
-  const recent = events.recentOfKinds(sessionId, ['user_message', 'agent_message'], 40);
-  // The newest user_message is the prompt about to be sent: leave it out.
-  const lastUser = recent.map((e) => e.kind).lastIndexOf('user_message');
-  const earlier = lastUser >= 0 ? recent.slice(0, lastUser) : recent;
+  const recent = events.recentOfKinds(sessionId, ['user_message', 'agent_message', 'turn_started'], 60);
+  // Only prompts an agent already took: the one about to be sent, and any queued behind it,
+  // have no turn_started yet and must not be repeated as "earlier" context.
+  const started = new Set(recent.filter((e) => e.kind === 'turn_started').map((e) => e.payload.clientMessageId));
+  const earlier = recent.filter(
+    (e) => e.kind === 'agent_message' || (e.kind === 'user_message' && started.has(e.payload.clientMessageId)),
+  );
   if (earlier.length === 0) return undefined;
-  const lines = earlier.map((e) => `${e.kind === 'user_message' ? 'User' : 'Assistant'}: ${String(e.payload.text ?? '')}`);
-  let text = lines.join('\n');
+  // One answer streams in as many stored chunks: join them back into one message.
+  const messages: { who: string; text: string }[] = [];
+  for (const e of earlier) {
+    const who = e.kind === 'user_message' ? 'User' : 'Assistant';
+    const last = messages.at(-1);
+    if (who === 'Assistant' && last?.who === who) last.text += String(e.payload.text ?? '');
+    else messages.push({ who, text: String(e.payload.text ?? '') });
+  }
+  let text = messages.map((m) => `${m.who}: ${m.text}`).join('\n');
   if (text.length > 8_000) text = '…' + text.slice(-8_000);
   return `(Context: this conversation continues an earlier one whose agent session was lost. Earlier messages:\n${text}\n)\n\n`;
 }

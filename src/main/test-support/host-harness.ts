@@ -1,5 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { CommandName, CommandRequest, CommandResponse, EventName, EventPayload, SessionEventT } from '../../shared/contract';
+import type {
+  CommandName,
+  CommandRequest,
+  CommandResponse,
+  EventName,
+  EventPayload,
+  SessionEventT,
+  SessionStateT,
+  SessionViewT,
+} from '../../shared/contract';
 import { SessionHost, type HostOptions } from '../host/session-host';
 import { silentLogger } from '../util/log';
 import { tempDir } from './temp-dir';
@@ -38,9 +48,19 @@ export class TestWindow {
       .map((e) => e.payload as SessionEventT);
   }
 
-  /** Resolves with the first event (past or future) that matches. */
-  waitFor<E extends EventName>(event: E, match: (payload: EventPayload<E>) => boolean, timeoutMs = 15_000): Promise<EventPayload<E>> {
-    const seen = this.events.find((e) => e.event === event && match(e.payload as EventPayload<E>));
+  /** A position in this window's event list, for the `after` argument of the waits below. */
+  mark(): number {
+    return this.events.length;
+  }
+
+  /** Resolves with the first matching event: past or future, or only those after `after` (a `mark()`). */
+  waitFor<E extends EventName>(
+    event: E,
+    match: (payload: EventPayload<E>) => boolean,
+    timeoutMs = 15_000,
+    after = 0,
+  ): Promise<EventPayload<E>> {
+    const seen = this.events.slice(after).find((e) => e.event === event && match(e.payload as EventPayload<E>));
     if (seen) return Promise.resolve(seen.payload as EventPayload<E>);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -58,9 +78,30 @@ export class TestWindow {
     });
   }
 
-  /** Waits for an agent text containing `text` in the session's events. */
+  /** Waits for a pushed view of the session in `state` (and `reason`, if given), after `after`. */
+  waitForState(sessionId: string, state: SessionStateT, reason?: string, after = 0): Promise<SessionViewT> {
+    return this.waitFor(
+      'session:updated',
+      (v) => v.id === sessionId && v.state === state && (reason === undefined || v.stateReason === reason),
+      15_000,
+      after,
+    );
+  }
+
+  /** Waits for a pushed view whose running flag is `running`, after `after`. */
+  waitForRunning(sessionId: string, running: boolean, after = 0): Promise<SessionViewT> {
+    return this.waitFor('session:updated', (v) => v.id === sessionId && v.running === running, 15_000, after);
+  }
+
+  /** Seqs of the session events this window received, in arrival order. */
+  seqs(sessionId: string): number[] {
+    return this.sessionEvents(sessionId).map((e) => e.seq);
+  }
+
+  /** Waits until the agent's text of the session received so far contains `text`. */
   waitForText(sessionId: string, text: string, timeoutMs?: number): Promise<unknown> {
-    return this.waitFor('session:event', (e) => e.sessionId === sessionId && e.kind === 'agent_message' && String(e.payload.text).includes(text), timeoutMs);
+    // Chunks are stored as they stream: look at the text so far, not at one chunk.
+    return this.waitFor('session:event', (e) => e.sessionId === sessionId && e.kind === 'agent_message' && this.agentText(sessionId).includes(text), timeoutMs);
   }
 
   /** The agent's text of a session as one string. */
@@ -71,7 +112,22 @@ export class TestWindow {
       .join('');
   }
 
-  /** Waits until the session's view says no turn runs and the last turn ended. */
+  /** Sends a prompt; resolves with its turn_ended event (every accepted prompt gets exactly one). */
+  async prompt(sessionId: string, text: string, clientMessageId: string = randomUUID()): Promise<SessionEventT> {
+    await this.call('prompt:send', { sessionId, clientMessageId, text });
+    return this.waitAnswered(sessionId, clientMessageId);
+  }
+
+  /** Waits for the end of the prompt with this client message id (the window must watch the session). */
+  waitAnswered(sessionId: string, clientMessageId: string, timeoutMs?: number): Promise<SessionEventT> {
+    return this.waitFor(
+      'session:event',
+      (e) => e.sessionId === sessionId && e.kind === 'turn_ended' && e.payload.clientMessageId === clientMessageId,
+      timeoutMs,
+    );
+  }
+
+  /** Waits for any turn_ended of the session (past or future): prefer `waitAnswered`. */
   waitIdle(sessionId: string, timeoutMs?: number): Promise<unknown> {
     return this.waitFor('session:event', (e) => e.sessionId === sessionId && (e.kind === 'turn_ended'), timeoutMs);
   }
@@ -84,7 +140,12 @@ export class TestWindow {
 export interface Harness {
   dataDir: string;
   host: SessionHost;
-  restart(options?: Partial<HostOptions>): Promise<SessionHost>;
+  /** Every stored event of a session, after writing out what is queued. */
+  stored(sessionId: string): SessionEventT[];
+  /** Resolves once the work queued for the session so far (start, prompts) is done. */
+  settled(sessionId: string): Promise<void>;
+  /** Shuts the host down and starts a new one on the same data dir; `whileDown` runs in between. */
+  restart(options?: Partial<HostOptions>, whileDown?: () => void): Promise<SessionHost>;
   window(label?: string): TestWindow;
   cleanup(): Promise<void>;
 }
@@ -97,8 +158,16 @@ export async function startHarness(options: Partial<HostOptions> = {}): Promise<
   const h: Harness = {
     dataDir: dir.path,
     host: await make(),
-    async restart(extra) {
+    stored(sessionId) {
+      h.host.eventLog.flush();
+      return h.host.eventLog.events.pageAfter(sessionId, 0, 100_000).events;
+    },
+    settled(sessionId) {
+      return h.host.service.registry.enqueue(sessionId, () => Promise.resolve());
+    },
+    async restart(extra, whileDown) {
       await h.host.shutdown();
+      whileDown?.();
       h.host = await make(extra);
       return h.host;
     },
