@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { pendingPermissions } from './support/store';
 import { expect, newSession, openApp, running, send, sidebar, test, transcript } from './support/fixtures';
 
 const dialog = (page: Page, title: string) => page.getByRole('dialog', { name: title });
@@ -37,7 +38,10 @@ test.describe('permission requests always get an answer', () => {
     await newSession(page);
     await send(page, '/permission Delete build');
     await expect(dialog(page, 'Delete build')).toBeVisible();
+    expect(pendingPermissions(host.dataDir)).toBe(1);
     await page.close();
+    // Nobody watches now; a window opened before the deadline would (rightly) keep it waiting.
+    await expect.poll(() => pendingPermissions(host.dataDir), { timeout: 10_000 }).toBe(0);
 
     const later = await context.newPage();
     await openApp(later, host.url());
