@@ -27,6 +27,7 @@ export class LiveSession implements SessionSink {
   /** Text prepended to the next prompt when the agent lost the session and started a new one. */
   seed: string | undefined;
   private detached = false;
+  private readonly toolCalls = new Map<string, acp.ToolCallUpdate>();
 
   constructor(
     readonly id: string,
@@ -66,6 +67,7 @@ export class LiveSession implements SessionSink {
   onUpdate(notification: acp.SessionNotification): void {
     if (this.detached) return;
     const update = notification.update;
+    if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') this.rememberToolCall(update);
     if (this.replaying && !isStateUpdate(update)) return;
     const event = mapUpdate(update);
     if (event) this.hooks.record(this.id, event);
@@ -73,6 +75,24 @@ export class LiveSession implements SessionSink {
 
   onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     if (this.detached) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
-    return this.hooks.permission(this.id, request, signal);
+    // Agents often send only the tool call id here; the dialog (and "always" rules, keyed by
+    // kind) need the title, kind and locations the earlier tool_call carried.
+    const known = this.toolCalls.get(request.toolCall.toolCallId);
+    const toolCall = known ? { ...known, ...definedFields(request.toolCall) } : request.toolCall;
+    return this.hooks.permission(this.id, { ...request, toolCall }, signal);
   }
+
+  private rememberToolCall(update: acp.ToolCallUpdate): void {
+    const merged = { ...this.toolCalls.get(update.toolCallId), ...definedFields(update) } as acp.ToolCallUpdate;
+    this.toolCalls.delete(update.toolCallId);
+    this.toolCalls.set(update.toolCallId, merged);
+    // Only recent calls can still ask for permission: keep the memory bounded.
+    if (this.toolCalls.size > MAX_REMEMBERED_TOOL_CALLS) this.toolCalls.delete(this.toolCalls.keys().next().value as string);
+  }
+}
+
+const MAX_REMEMBERED_TOOL_CALLS = 64;
+
+function definedFields<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== undefined && v !== null && k !== 'sessionUpdate')) as Partial<T>;
 }

@@ -17,7 +17,15 @@ export function recoverSessions(store: Store, log: EventLog, now: number): numbe
     n++;
   }
   for (const p of store.permissions.allPending()) {
-    store.permissions.decide(p.requestId, { outcome: 'cancelled', decidedBy: 'cancel', reason: 'host_restart' }, now);
+    if (!store.permissions.decide(p.requestId, { outcome: 'cancelled', decidedBy: 'cancel', reason: 'host_restart' }, now)) continue;
+    // Every decision is in the transcript, also the one a crash made.
+    log.append(p.sessionId, 'permission_resolved', {
+      requestId: p.requestId,
+      title: p.toolCall.title,
+      outcome: 'cancelled',
+      decider: { kind: 'cancel', reason: 'host_restart' },
+      reason: 'host_restart',
+    });
   }
   return n;
 }

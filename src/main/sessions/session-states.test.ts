@@ -122,10 +122,12 @@ describe('recovery at start-up', () => {
 
     const liveEvents = h.stored(live.id).filter((e) => e.seq > midTurn);
     expect(liveEvents.map((e) => [e.kind, e.payload.clientMessageId, e.payload.reason])).toEqual([['turn_ended', slow, 'recovered']]);
-    expect(h.stored(others.DETACHED).map((e) => [e.kind, e.payload.clientMessageId])).toEqual([
+    expect(h.stored(others.DETACHED).map((e) => [e.kind, e.payload.clientMessageId ?? e.payload.requestId])).toEqual([
       ['user_message', queued],
       ['turn_ended', queued],
+      ['permission_resolved', 'r1'],
     ]);
+    expect(h.stored(others.DETACHED).at(-1)?.payload).toMatchObject({ outcome: 'cancelled', decider: { kind: 'cancel', reason: 'host_restart' } });
     expect(unansweredPrompts(h.stored(live.id))).toEqual([]);
     // Nothing was sent again: no agent started, no prompt re-sent.
     expect(h.host.pool.liveBrokers).toHaveLength(0);
