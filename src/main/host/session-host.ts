@@ -38,6 +38,8 @@ export interface HostOptions {
   demoAgentArgs?: string[];
   requestTimeoutMs?: number;
   graceMs?: number;
+  /** How long after Stop a turn waits for the agent to acknowledge (default 10 s). */
+  stopGraceMs?: number;
   /** How long quit may take before every agent is killed outright. */
   shutdownBudgetMs?: number;
 }
@@ -119,6 +121,8 @@ export class SessionHost implements HostPort {
       changed: (id) => this.changed(id),
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       closeTimeoutMs: 2_000,
+      timers: this.timers,
+      stopGraceMs: options.stopGraceMs ?? 10_000,
     });
     const recovered = this.service.recover();
     if (recovered) this.log.info('sessions ended by the previous run marked recovered', { count: recovered });

@@ -5,6 +5,8 @@ import { isStateUpdate, mapUpdate, type MappedEvent } from './update-mapper';
 export interface Turn {
   clientMessageId: string;
   cancelled: boolean;
+  /** Stops waiting for an agent that ignored `session/cancel`. */
+  abandon?: () => void;
 }
 
 export interface LiveSessionHooks {

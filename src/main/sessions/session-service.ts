@@ -10,7 +10,8 @@ import { displayTitle, type SessionRow } from '../store/sessions.repo';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
-import { LiveSession } from './live-session';
+import { LiveSession, type Turn } from './live-session';
+import type { TimerQueue } from '../util/timer-queue';
 import { recoverSessions } from './recovery';
 import { SessionRegistry } from './session-registry';
 import { describeAgentError, startAgentSession } from './session-starter';
@@ -31,6 +32,10 @@ export interface SessionServiceOptions {
   changed(sessionId: string): void;
   requestTimeoutMs: number;
   closeTimeoutMs: number;
+  /** The host's one timer (the Stop deadline rides on it). */
+  timers: TimerQueue;
+  /** How long after Stop a turn waits for the agent before it is ended without it. */
+  stopGraceMs: number;
 }
 
 /** A prompt accepted but not yet handed to the agent (queued, or waiting for its session to start). */
@@ -145,6 +150,9 @@ export class SessionService {
     if (live?.turn) {
       live.turn.cancelled = true;
       if (live.broker?.isAlive && live.acpSessionId) live.broker.cancel(live.acpSessionId);
+      // An agent that ignores session/cancel must not leave the turn running forever.
+      const abandon = live.turn.abandon;
+      if (abandon) this.o.timers.at(`stop:${sessionId}`, this.o.clock.now() + this.o.stopGraceMs, abandon);
     }
     if (waiting?.size) this.o.changed(sessionId);
   }
@@ -337,18 +345,27 @@ export class SessionService {
       return;
     }
     const broker = live.broker as Broker;
-    const turn = { clientMessageId, cancelled: false };
+    const turn: Turn = { clientMessageId, cancelled: false };
+    const abandoned = new Promise<'abandoned'>((resolve) => (turn.abandon = () => resolve('abandoned')));
     live.turn = turn;
     this.o.log.append(sessionId, 'turn_started', { clientMessageId });
     this.o.changed(sessionId);
     const sent = live.seed ? live.seed + text : text;
     live.seed = undefined;
     try {
-      const res = await broker.request(acp.methods.agent.session.prompt, {
+      const request = broker.request(acp.methods.agent.session.prompt, {
         sessionId: live.acpSessionId as string,
         prompt: [{ type: 'text', text: sent }],
       });
-      if (!live.isDetached) this.o.log.append(sessionId, 'turn_ended', { stopReason: res.stopReason, clientMessageId });
+      const res = await Promise.race([request, abandoned]);
+      if (res === 'abandoned') {
+        request.catch(() => {});
+        const seconds = Math.round(this.o.stopGraceMs / 100) / 10;
+        this.o.log.append(sessionId, 'notice', { text: `${broker.agent.name} did not stop within ${seconds} s of Stop; Switchboard stopped waiting for it.` });
+        this.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId, reason: 'agent_ignored_cancel' });
+      } else if (!live.isDetached) {
+        this.o.log.append(sessionId, 'turn_ended', { stopReason: res.stopReason, clientMessageId });
+      }
     } catch (err) {
       // A close cancelled this turn and recorded its end; anything else is an error to show.
       if (!(turn.cancelled && live.isDetached)) {
@@ -357,6 +374,7 @@ export class SessionService {
         this.o.log.append(sessionId, 'turn_ended', { stopReason: turn.cancelled ? 'cancelled' : 'error', clientMessageId });
       }
     } finally {
+      this.o.timers.cancel(`stop:${sessionId}`);
       if (live.turn === turn) live.turn = undefined;
       this.o.store.sessions.touch(sessionId, this.o.clock.now());
       this.o.changed(sessionId);

@@ -3,6 +3,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { spyAcp, unansweredPrompts } from '../test-support/acp-spy';
 import { startHarness, type Harness } from '../test-support/host-harness';
+import { scriptedAgent } from '../test-support/scripted-agent';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -149,5 +150,21 @@ describe('Stop (prompt:cancel)', () => {
     await closing;
     await expectNothingRunning(h, view.id);
     expect(h.stored(view.id).filter((e) => e.kind === 'turn_ended')).toHaveLength(1);
+  });
+
+  it('ends the turn itself when the agent ignores session/cancel, and says so', async () => {
+    h = await startHarness({ stopGraceMs: 300, agents: [scriptedAgent('deaf', 'ignore-cancel')] });
+    const w = h.window();
+    const view = await w.call('sessions:create', { agentId: 'deaf', cwd: h.dataDir });
+    await w.call('sessions:switch', { sessionId: view.id });
+    await w.call('prompt:send', { sessionId: view.id, clientMessageId: randomUUID(), text: 'do it' });
+    await w.waitForText(view.id, 'working');
+    expect(h.host.service.isRunning(view.id)).toBe(true);
+    await w.call('prompt:cancel', { sessionId: view.id });
+    const ended = await w.waitFor('session:event', (e) => e.sessionId === view.id && e.kind === 'turn_ended');
+    expect(ended.payload).toMatchObject({ stopReason: 'cancelled', reason: 'agent_ignored_cancel' });
+    await expectNothingRunning(h, view.id);
+    expect(h.stored(view.id).some((e) => e.kind === 'notice' && String(e.payload.text).includes('did not stop'))).toBe(true);
+    expect(h.host.timers.has(`stop:${view.id}`)).toBe(false);
   });
 });

@@ -9,6 +9,8 @@
  *     prompt arrives for `s1`. That prompt releases them, waits (up to 3 s of its own time)
  *     for the host to `session/close` each released session, and reports what it saw as
  *     agent text: `closed: s2` or `not closed: s2`.
+ *   node --import tsx scripted-agent.ts ignore-cancel
+ *     every prompt says `working` and then never answers; `session/cancel` is ignored.
  */
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +19,7 @@ import type { AgentDefinition } from '../brokers/agent-definition';
 
 export const SCRIPTED_AGENT_ENTRY = fileURLToPath(import.meta.url);
 
-export type ScriptedMode = 'refuse-new' | 'late-new';
+export type ScriptedMode = 'refuse-new' | 'late-new' | 'ignore-cancel';
 
 /** An agent definition running this script in `mode`. */
 export function scriptedAgent(id: string, mode: ScriptedMode): AgentDefinition {
@@ -37,6 +39,7 @@ function run(mode: ScriptedMode): void {
       agentCapabilities: mode === 'late-new' ? { sessionCapabilities: { close: {} } } : {},
       authMethods: [],
     }))
+    .onNotification(acp.methods.agent.session.cancel, () => {})
     .onRequest(acp.methods.agent.session.new, async ({ client }) => {
       created++;
       const sessionId = `s${created}`;
@@ -60,6 +63,13 @@ function run(mode: ScriptedMode): void {
       return {};
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+      if (mode === 'ignore-cancel') {
+        await client.notify(acp.methods.client.session.update, {
+          sessionId: params.sessionId,
+          update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'working' } },
+        });
+        return new Promise<never>(() => {});
+      }
       const released = held.splice(0);
       for (const h of released) h.release();
       const ids = released.map((h) => h.id);
