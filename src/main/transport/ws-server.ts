@@ -2,10 +2,11 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { WsRequest, type EventName, type EventPayload } from '../../shared/contract';
+import { WsRequest } from '../../shared/contract';
 import type { HostPort } from '../host/client';
 import type { Logger } from '../util/log';
 import { readStatic } from './static-files';
+import { WindowSender } from './window-sender';
 
 export interface HeadlessServerOptions {
   host: HostPort;
@@ -97,38 +98,21 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
   const sockets = new Set<WebSocket>();
   function attach(ws: WebSocket): void {
     sockets.add(ws);
-    const maxBuffered = o.maxBufferedBytes ?? 8 * 1024 * 1024;
-    // Per session this window watches: the last seq it was sent; while lagging, it's in `behind`.
-    const lastSent = new Map<string, number>();
-    const behind = new Set<string>();
-    let drainTimer: NodeJS.Timeout | undefined;
     const frame = (data: unknown): void => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(data));
     };
-    const catchUp = (): void => {
-      if (ws.bufferedAmount > maxBuffered / 4) return;
-      clearInterval(drainTimer);
-      drainTimer = undefined;
-      for (const sessionId of behind) {
-        frame({ type: 'event', event: 'session:resync', payload: { sessionId, lastSeq: lastSent.get(sessionId) ?? 0 } });
-      }
-      behind.clear();
-    };
+    const sender = new WindowSender({
+      bufferedAmount: () => ws.bufferedAmount,
+      write: frame,
+      maxBufferedBytes: o.maxBufferedBytes ?? 8 * 1024 * 1024,
+      poll: (fn) => {
+        const timer = setInterval(() => fn() && clearInterval(timer), 100);
+        return () => clearInterval(timer);
+      },
+    });
     const client = o.host.connect({
       label: `tab ${++tabs}`,
-      send<E extends EventName>(event: E, payload: EventPayload<E>) {
-        if (event === 'session:event') {
-          const { sessionId, seq } = payload as EventPayload<'session:event'>;
-          // A slow window is resynchronised from its last seq instead of buffered without bound.
-          if (behind.has(sessionId) || ws.bufferedAmount > maxBuffered) {
-            behind.add(sessionId);
-            drainTimer ??= setInterval(catchUp, 100);
-            return;
-          }
-          lastSent.set(sessionId, seq);
-        }
-        frame({ type: 'event', event, payload });
-      },
+      send: (event, payload) => sender.send(event, payload),
     });
     let alive = true;
     ws.on('pong', () => (alive = true));
@@ -150,7 +134,7 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     ws.on('close', () => {
       sockets.delete(ws);
       clearInterval(heartbeat);
-      clearInterval(drainTimer);
+      sender.dispose();
       client.dispose();
     });
   }

@@ -1,0 +1,130 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startHarness, type Harness } from '../test-support/host-harness';
+import { silentLogger } from '../util/log';
+import { startHeadlessServer, type HeadlessServer } from './ws-server';
+
+let h: Harness | undefined;
+let server: HeadlessServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  await h?.cleanup();
+  server = undefined;
+  h = undefined;
+});
+
+const TOKEN = 'test-token-123';
+
+async function start(): Promise<{ base: string; port: number }> {
+  h = await startHarness();
+  const renderer = join(h.dataDir, 'renderer');
+  mkdirSync(join(renderer, 'assets'), { recursive: true });
+  writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>Switchboard</title>');
+  writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(join(h.dataDir, 'secret.txt'), 'do not serve');
+  server = await startHeadlessServer({ host: h.host, rendererDir: renderer, hostname: '127.0.0.1', port: 0, token: TOKEN, log: silentLogger });
+  return { base: `http://127.0.0.1:${server.port}`, port: server.port };
+}
+
+function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+function connect(url: string, origin?: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, origin ? { origin } : {});
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+  });
+}
+
+function call(ws: WebSocket, id: number, command: string, payload: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }> {
+  return new Promise((resolve) => {
+    const onMessage = (data: WebSocket.RawData): void => {
+      const frame = JSON.parse(String(data)) as { type: string; id?: number; result?: never };
+      if (frame.type === 'response' && frame.id === id) {
+        ws.off('message', onMessage);
+        resolve(frame.result as never);
+      }
+    };
+    ws.on('message', onMessage);
+    ws.send(JSON.stringify({ id, command, payload }));
+  });
+}
+
+describe('the headless server', () => {
+  it('serves the window only with the token, then by cookie, with a CSP', async () => {
+    const { base } = await start();
+    expect((await get(`${base}/`)).status).toBe(401);
+    expect((await get(`${base}/?token=wrong-token-123`)).status).toBe(401);
+    const page = await get(`${base}/?token=${TOKEN}`);
+    expect(page.status).toBe(200);
+    expect(String(page.headers['content-security-policy'])).toContain("default-src 'self'");
+    const cookie = String((page.headers['set-cookie'] as string[])[0]).split(';')[0]!;
+    expect(cookie).toContain('switchboard_token=');
+    expect((await get(`${base}/assets/app.js`)).status).toBe(401);
+    expect((await get(`${base}/assets/app.js`, { cookie })).status).toBe(200);
+  });
+
+  it('never serves a file outside the built window', async () => {
+    const { base } = await start();
+    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/../../secret.txt', '/..%2fsecret.txt']) {
+      const res = await get(`${base}${path}?token=${TOKEN}`);
+      expect(res.body).not.toContain('do not serve');
+    }
+  });
+
+  it('refuses a Host header that is not loopback (DNS rebinding)', async () => {
+    const { base } = await start();
+    expect((await get(`${base}/?token=${TOKEN}`, { host: 'evil.example:80' })).status).toBe(421);
+  });
+
+  it('opens the socket only with the token and our own Origin', async () => {
+    const { port } = await start();
+    const ws = `ws://127.0.0.1:${port}/ws`;
+    const origin = `http://127.0.0.1:${port}`;
+    await expect(connect(`${ws}`, origin)).rejects.toThrow(/401/);
+    await expect(connect(`${ws}?token=${TOKEN}`, 'http://evil.example')).rejects.toThrow(/401/);
+    await expect(connect(`${ws}?token=${TOKEN}`)).rejects.toThrow(/401/);
+    const socket = await connect(`${ws}?token=${TOKEN}`, origin);
+    const info = await call(socket, 1, 'host:info', {});
+    expect(info).toMatchObject({ ok: true, value: { headless: true } });
+    const bad = await call(socket, 2, 'sessions:create', { nonsense: true });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    socket.close();
+  });
+
+  it('closes a socket that sends a malformed frame', async () => {
+    const { port } = await start();
+    const socket = await connect(`ws://127.0.0.1:${port}/ws?token=${TOKEN}`, `http://127.0.0.1:${port}`);
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send('this is not json');
+    expect(await closed).toBe(1003);
+  });
+
+  it('disposes the window when its socket closes, so sessions it watched become DETACHED', async () => {
+    const { port } = await start();
+    const socket = await connect(`ws://127.0.0.1:${port}/ws?token=${TOKEN}`, `http://127.0.0.1:${port}`);
+    const created = (await call(socket, 1, 'sessions:create', {})) as { value: { id: string } };
+    await call(socket, 2, 'sessions:switch', { sessionId: created.value.id });
+    expect(h!.host.watchers.count(created.value.id)).toBe(1);
+    socket.close();
+    await new Promise<void>((resolve) => {
+      const check = (): void => (h!.host.watchers.count(created.value.id) === 0 ? resolve() : void setTimeout(check, 10));
+      check();
+    });
+    expect(h!.host.watchers.count(created.value.id)).toBe(0);
+  });
+});
