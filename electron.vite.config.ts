@@ -71,6 +71,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve(root, 'out/renderer'),
+      // Served over the network by `serve` too (an SSH tunnel is slow): ship it small.
+      minify: true,
       rolldownOptions: {
         input: src('renderer/index.html'),
       },

@@ -2,9 +2,10 @@
 // `switchboard serve [options]`, `switchboard --help`: the headless host's command line.
 // Everything is parsed by out/main/cli.js (src/main/cli.ts), which never imports electron; this
 // file only makes sure the build exists (in a checkout) and forwards the exit code.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isEntry } from '../scripts/script-entry.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'out', 'main', 'cli.js');
@@ -33,16 +34,7 @@ export async function run(argv) {
   return typeof code === 'number' ? code : 0;
 }
 
-function isEntry() {
-  try {
-    // npm links bin/ through node_modules/.bin; compare real paths.
-    return import.meta.url === pathToFileURL(realpathSync(process.argv[1] ?? '')).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isEntry()) {
+if (isEntry(import.meta.url)) {
   run(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -12,10 +12,11 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
+
 import { ROOT } from './ensure-built.mjs';
 import { electronPackage, electronRuntime } from './electron-runtime.mjs';
 import { withFileLock } from './file-lock.mjs';
+import { runAsScript } from './script-entry.mjs';
 
 export const NATIVE_DIR = join('.native', 'electron');
 /** Keep in sync with src/main/app/native-binding.ts. */
@@ -162,21 +163,4 @@ export async function ensureElectronNative({ root = ROOT, force = false, quiet =
   );
 }
 
-function isEntry() {
-  try {
-    return import.meta.url === pathToFileURL(realpathSync(process.argv[1] ?? '')).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isEntry()) {
-  const args = new Set(process.argv.slice(2));
-  ensureElectronNative({ force: args.has('--force'), quiet: args.has('--quiet') }).then(
-    () => process.exit(0),
-    (err) => {
-      process.stderr.write(`switchboard: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runAsScript(import.meta.url, (args) => ensureElectronNative({ force: args.has('--force'), quiet: args.has('--quiet') }));

@@ -7,11 +7,12 @@
 // in src/ (tests excluded), electron.vite.config.ts, package.json and tsconfig.json.
 // Build output goes to stderr, so a caller's stdout (e.g. `serve` printing its URL) stays clean.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { withFileLock } from './file-lock.mjs';
+import { runAsScript } from './script-entry.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -119,21 +120,4 @@ export async function ensureBuilt({ root = ROOT, force = false, quiet = false } 
   );
 }
 
-function isEntry() {
-  try {
-    return import.meta.url === pathToFileURL(realpathSync(process.argv[1] ?? '')).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isEntry()) {
-  const args = new Set(process.argv.slice(2));
-  ensureBuilt({ force: args.has('--force'), quiet: args.has('--quiet') }).then(
-    () => process.exit(0),
-    (err) => {
-      process.stderr.write(`switchboard: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runAsScript(import.meta.url, (args) => ensureBuilt({ force: args.has('--force'), quiet: args.has('--quiet') }));
