@@ -79,6 +79,13 @@ export function createHandlers(h: HostParts): Handlers {
       if (!store.permissions.deleteRule(p.sessionId, p.ruleId)) throw new AppError('not_found', 'No such rule for this session');
       return { ok: true as const };
     },
-    'settings:update': (p) => h.updateSettings(p),
+    'settings:update': (p) => {
+      // Refuse what would break the next New session, before anything is stored.
+      if (p.defaultCwd !== undefined) assertFolder(p.defaultCwd);
+      if (p.defaultAgentId !== undefined && !h.agents().some((a) => a.id === p.defaultAgentId)) {
+        throw new AppError('invalid_request', `No agent named ${p.defaultAgentId}`);
+      }
+      return h.updateSettings(p);
+    },
   };
 }

@@ -56,3 +56,16 @@ describe('the command dispatcher', () => {
     expect(await h.host.dispatch('a-window-that-never-connected', 'sessions:list', {})).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
   });
 });
+
+describe('settings:update', () => {
+  it('refuses a default folder that does not exist, or an unknown agent, and stores nothing', async () => {
+    h = await startHarness();
+    const w = h.window();
+    const before = await w.call('host:info', {});
+    expect(await h.host.dispatch(w.id, 'settings:update', { defaultCwd: '/no/such/folder' })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    expect(await h.host.dispatch(w.id, 'settings:update', { defaultAgentId: 'ghost' })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    expect(await h.host.dispatch(w.id, 'settings:update', { idleTimeoutMs: -1 })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    expect((await w.call('host:info', {})).settings).toEqual(before.settings);
+    expect(await w.call('settings:update', { defaultCwd: h.dataDir, idleTimeoutMs: 60_000 })).toMatchObject({ defaultCwd: h.dataDir, idleTimeoutMs: 60_000 });
+  });
+});
