@@ -31,7 +31,7 @@ test.describe('sessions never lose a message', () => {
     await send(page, 'before the crash');
     await expect(transcript(page)).toContainText('Echo: before the crash');
     await send(page, '/crash');
-    await expect(transcript(page).getByRole('alert')).toContainText(/exited|code 1/i);
+    await expect(transcript(page).getByRole('note')).toContainText(/exited|code 1/i);
     await expect(running(page)).toHaveCount(0);
     await expect(sidebar(page)).toContainText('Asleep');
 

@@ -65,13 +65,14 @@ export async function main(argv: string[]): Promise<number> {
     const stop = (signal: NodeJS.Signals): void => {
       if (stopping) {
         process.stderr.write(`switchboard: ${signal} again, exiting now\n`);
+        host.pool.killAll();
         process.exit(1);
       }
       stopping = true;
       log.info('shutting down', { signal });
       void (async () => {
-        await server.close();
-        await host.shutdown();
+        // Agents first: a slow socket close must never leave them running.
+        await Promise.all([server.close(), host.shutdown()]);
         resolve(0);
       })();
     };

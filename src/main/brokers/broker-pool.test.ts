@@ -226,8 +226,10 @@ describe('BrokerPool: agents that never become usable', () => {
   it('forgets an agent whose command does not exist: the session gets the error, nothing is left', async () => {
     const f = bed.pool();
     const missing: AgentDefinition = { ...f.agent, id: 'missing', name: 'Missing agent', command: '/nonexistent/agent-binary' };
-    await expect(f.pool.acquire('s1', missing)).rejects.toMatchObject({ code: 'agent_exited' });
+    await expect(f.pool.acquire('s1', missing)).rejects.toMatchObject({ code: 'agent_unavailable', message: expect.stringMatching(/Could not start.*ENOENT/) });
     await waitUntil(() => brokerRows(f.store) === 0, 'the record to be cleared');
+    // A wrong command is not a crash: trying again never turns into a crash loop.
+    for (let i = 0; i < 3; i++) await expect(f.pool.acquire('s1', missing)).rejects.toMatchObject({ code: 'agent_unavailable' });
     expect(owners(f.store)).toEqual([]);
     expect(f.pool.brokerOf('s1')).toBeUndefined();
   });

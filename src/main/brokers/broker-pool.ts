@@ -6,7 +6,7 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import type { AgentDefinition } from './agent-definition';
 import { Broker, type BrokerExit, type SpawnFn } from './broker';
-import { isAlive, isSameProcess, killMarked, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from './process-info';
+import { START_TIME_VERIFIABLE, isAlive, isSameProcess, killMarked, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from './process-info';
 
 export interface HostIdentity {
   pid: number;
@@ -145,7 +145,8 @@ export class BrokerPool {
     const marked = processesMarkedWith(orphans.map((row) => row.id));
     for (const row of orphans) {
       let hit = false;
-      if (row.pid && isSameProcess(row.pid, row.pid_start_time)) {
+      // Without a real start time (Windows) a recycled pid can't be told apart: never kill then.
+      if (row.pid && START_TIME_VERIFIABLE && isSameProcess(row.pid, row.pid_start_time)) {
         signalProcessTree(row.pid, 'SIGKILL');
         hit = true;
       }
@@ -254,6 +255,11 @@ export class BrokerPool {
     const sessionIds = [...(this.owners.get(broker.id) ?? [])];
     // Its sessions own nothing now; a prompt to one of them starts a fresh broker at once.
     this.dropAllOwners(broker);
+    if (exit.spawnFailed) {
+      // Nothing ran: a wrong command is reported by acquire(), not counted as a crash.
+      void this.retire(broker, false);
+      return;
+    }
     const times = (this.crashes.get(broker.agent.id) ?? []).filter(
       (t) => this.opts.clock.now() - t < (this.opts.crashWindowMs ?? 60_000),
     );

@@ -25,6 +25,8 @@ export interface BrokerExit {
   signal: NodeJS.Signals | null;
   /** True when we asked it to stop (last owner out, host quit). */
   expected: boolean;
+  /** The command could not be started at all (not counted as a crash). */
+  spawnFailed?: boolean;
   error?: string;
   stderrTail: string[];
 }
@@ -41,7 +43,9 @@ export interface BrokerOptions {
 
 const STDERR_TAIL_LINES = 20;
 /** Updates for an ACP session id not bound yet are held this long, then dropped. */
-const UNCLAIMED_TTL_MS = 30_000;
+const UNCLAIMED_TTL_MS = 120_000;
+/** Closed ACP session ids remembered so late output for them is dropped, not held. */
+const MAX_CLOSED_IDS = 256;
 const UNCLAIMED_MAX = 1_000;
 /** An agent whose ACP stream ended gets this long to exit by itself before it is killed. */
 const CONNECTION_LOSS_GRACE_MS = 1_000;
@@ -66,6 +70,8 @@ export class Broker {
 
   private readonly conn: acp.ClientConnection;
   private readonly sinks = new Map<string, SessionSink>();
+  private readonly closedIds = new Set<string>();
+  private spawnError: string | undefined;
   private readonly unclaimed = new Map<string, { at: number; updates: acp.SessionNotification[] }>();
   private readonly stderrLines: string[] = [];
   private stderrPartial = '';
@@ -96,7 +102,11 @@ export class Broker {
     this.pidStartTime = this.pid ? processStartTime(this.pid) : undefined;
     this.child.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk));
     this.child.stderr?.on('close', () => (this.stderrEnded = true));
-    this.child.on('error', (err) => this.onExit(null, null, err.message));
+    this.child.on('error', (err) => {
+      // A command that can't be started (ENOENT, EACCES) is a setup problem, not a crash.
+      if (this.child.pid === undefined) this.spawnError = err.message;
+      this.onExit(null, null, err.message);
+    });
     this.child.on('exit', (code, signal) => this.onExit(code, signal));
     // Writes to a dead agent's stdin must not crash the host.
     this.child.stdin?.on('error', () => {});
@@ -152,6 +162,7 @@ export class Broker {
 
   /** Routes updates for `acpSessionId` to `sink`, first handing over any held ones, in order. */
   bind(acpSessionId: string, sink: SessionSink): void {
+    this.closedIds.delete(acpSessionId);
     this.sinks.set(acpSessionId, sink);
     const held = this.unclaimed.get(acpSessionId);
     if (!held) return;
@@ -162,6 +173,17 @@ export class Broker {
   unbind(acpSessionId: string, sink?: SessionSink): void {
     if (sink && this.sinks.get(acpSessionId) !== sink) return;
     this.sinks.delete(acpSessionId);
+  }
+
+  /**
+   * A session closed on our side: what the agent still sends for it (the rest of a cancelled
+   * stream) is dropped, never held for a later resume of the same id to pick up.
+   */
+  closeSession(acpSessionId: string, sink: SessionSink): void {
+    this.unbind(acpSessionId, sink);
+    this.unclaimed.delete(acpSessionId);
+    this.closedIds.add(acpSessionId);
+    if (this.closedIds.size > MAX_CLOSED_IDS) this.closedIds.delete(this.closedIds.values().next().value as string);
   }
 
   /** Drops updates held for an id that will never be bound (a failed session/new). */
@@ -213,6 +235,11 @@ export class Broker {
 
   /** An error describing why this broker is gone (for in-flight prompts). */
   exitError(): AppError {
+    if (this.spawnError) {
+      return new AppError('agent_unavailable', `Could not start ${this.agent.name} (\`${this.agent.command}\`): ${this.spawnError}`, {
+        stderrTail: this.stderrTail,
+      });
+    }
     const exit = this.exitInfo;
     const how = exit?.error
       ? exit.error
@@ -257,10 +284,13 @@ export class Broker {
   private route(notification: acp.SessionNotification): void {
     const sink = this.sinks.get(notification.sessionId);
     if (sink) return sink.onUpdate(notification);
+    if (this.closedIds.has(notification.sessionId)) return;
     const now = this.opts.clock.now();
+    // Age counts from the latest update: a slow session/new keeps what it sent first.
     for (const [id, held] of this.unclaimed) if (now - held.at > UNCLAIMED_TTL_MS) this.unclaimed.delete(id);
     const held = this.unclaimed.get(notification.sessionId) ?? { at: now, updates: [] };
     if (held.updates.length >= UNCLAIMED_MAX) return;
+    held.at = now;
     held.updates.push(notification);
     this.unclaimed.set(notification.sessionId, held);
   }
@@ -301,7 +331,14 @@ export class Broker {
     // 'exit' can come before the last stderr lines (the crash message) are read. A real timer:
     // this waits on the operating system, not on the host's (possibly fake) time.
     const finish = (): void => {
-      this.exitInfo = { code, signal, expected, stderrTail: this.stderrTail, ...(error ? { error } : {}) };
+      this.exitInfo = {
+        code,
+        signal,
+        expected,
+        stderrTail: this.stderrTail,
+        ...(error ? { error } : {}),
+        ...(this.spawnError ? { spawnFailed: true } : {}),
+      };
       this.conn.close(this.exitError());
       this.sinks.clear();
       this.unclaimed.clear();

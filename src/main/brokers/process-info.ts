@@ -39,6 +39,9 @@ function procStat(pid: number): string[] | undefined {
   }
 }
 
+/** Whether `processStartTime` names one process for sure (on Windows it only says "alive"). */
+export const START_TIME_VERIFIABLE = process.platform !== 'win32';
+
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -80,7 +80,13 @@ export class SessionHost implements HostPort {
     this.agentList = [demoAgent(paths.demoAgent, options.demoAgentArgs), ...(options.agents ?? []), ...file.agents];
 
     this.timers = new TimerQueue(clock);
-    this.eventLog = new EventLog(this.store.db, clock, (events) => this.fanOut(events));
+    this.eventLog = new EventLog(
+      this.store.db,
+      clock,
+      (events) => this.fanOut(events),
+      undefined,
+      (err, lost) => this.log.error('storing transcript events failed; they are lost', { lost, error: String(err) }),
+    );
     this.pool = new BrokerPool({
       repo: this.store.brokers,
       spawn: options.spawn ?? defaultSpawn,

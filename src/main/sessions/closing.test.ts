@@ -3,6 +3,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { spyAcp, unansweredPrompts } from '../test-support/acp-spy';
 import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
+import { scriptedAgent } from '../test-support/scripted-agent';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -142,5 +143,44 @@ describe('closing a session', () => {
     expect(h.host.service.registry.has(view.id)).toBe(false);
     expect(h.stored(view.id).filter((e) => e.kind === 'error')).toEqual([]);
     expect(h.host.pool.liveBrokers).toHaveLength(0);
+  });
+
+  it('stays closed: prompts still queued end with the close instead of resuming the session', async () => {
+    h = await startHarness();
+    const w = h.window();
+    const id = await activeSession(w);
+    await send(w, id, '/slow 5');
+    await w.waitForText(id, 'tick 1');
+    const queued = randomUUID();
+    await w.call('prompt:send', { sessionId: id, clientMessageId: queued, text: 'after the close?' });
+    await w.call('sessions:close', { sessionId: id });
+    await h.settled(id);
+    expect(h.host.store.sessions.get(id)).toMatchObject({ state: 'ENDED', state_reason: 'closed_by_user' });
+    expect(h.host.service.isRunning(id)).toBe(false);
+    expect(h.host.pool.liveBrokers).toHaveLength(0);
+    const events = h.stored(id);
+    expect(events.filter((e) => e.kind === 'turn_ended' && e.payload.clientMessageId === queued).map((e) => e.payload.reason)).toEqual(['closed_by_user']);
+    expect(events.filter((e) => e.kind === 'turn_started')).toHaveLength(1);
+    expect(unansweredPrompts(events)).toEqual([]);
+  });
+
+  it('unblocks the session when its agent, shared with another session, never answers the closed turn', async () => {
+    h = await startHarness({ stopGraceMs: 200, agents: [scriptedAgent('deaf', 'ignore-cancel')] });
+    const w = h.window();
+    const a = await w.call('sessions:create', { agentId: 'deaf', cwd: h.dataDir });
+    const b = await w.call('sessions:create', { agentId: 'deaf', cwd: h.dataDir });
+    await w.call('sessions:switch', { sessionId: a.id });
+    await send(w, a.id, 'work');
+    await w.waitForText(a.id, 'working');
+    await w.call('prompt:cancel', { sessionId: a.id }); // arms the Stop deadline, then close comes first
+    await w.call('sessions:close', { sessionId: a.id });
+    expect(h.host.service.isRunning(a.id)).toBe(false);
+    expect(h.host.service.registry.queued(a.id)).toBe(0);
+    expect(h.host.timers.has(`stop:${a.id}`)).toBe(false);
+    // The agent process lives on for the other session; nothing more is recorded for the closed one.
+    expect(h.host.pool.liveBrokers).toHaveLength(1);
+    const ends = h.stored(a.id).filter((e) => e.kind === 'turn_ended');
+    expect(ends.map((e) => e.payload.reason)).toEqual(['closed_by_user']);
+    expect(h.stored(b.id).filter((e) => e.kind === 'error')).toEqual([]);
   });
 });

@@ -5,6 +5,8 @@ import { isStateUpdate, mapUpdate, type MappedEvent } from './update-mapper';
 export interface Turn {
   clientMessageId: string;
   cancelled: boolean;
+  /** A close ended this turn and recorded its end. */
+  closed?: boolean;
   /** Stops waiting for an agent that ignored `session/cancel`. */
   abandon?: () => void;
 }
@@ -63,7 +65,7 @@ export class LiveSession implements SessionSink {
   /** No event reaches this session any more. */
   detach(): void {
     this.detached = true;
-    this.unbind();
+    if (this.broker && this.acpSessionId) this.broker.closeSession(this.acpSessionId, this);
   }
 
   onUpdate(notification: acp.SessionNotification): void {

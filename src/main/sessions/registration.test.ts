@@ -88,7 +88,7 @@ describe('registration before the request', () => {
     expect(h.host.pool.liveBrokers).toHaveLength(0);
     const stored = h.stored(view.id);
     expect(kinds(stored)).toEqual(['error']);
-    expect(String(stored[0]?.payload.message)).toMatch(/Missing agent.*ENOENT/);
+    expect(stored[0]?.payload).toMatchObject({ code: 'agent_unavailable', message: expect.stringMatching(/Missing agent.*ENOENT/) });
     expect(h.host.store.sessions.get(view.id)).toMatchObject({ state: 'ENDED', state_reason: 'start_failed' });
   });
 

@@ -47,6 +47,8 @@ interface WaitingPrompt {
 export interface CloseOptions {
   /** Checked synchronously right before the close begins; false aborts it (the reaper's re-check). */
   precondition?: () => boolean;
+  /** A stale session closed on the way to resuming it: the prompts waiting for it still run. */
+  keepWaiting?: boolean;
 }
 
 /**
@@ -139,12 +141,7 @@ export class SessionService {
     this.row(sessionId);
     // A prompt that has not reached the agent yet ends here, so Stop pressed while a session
     // starts does not let the prompt run once it is up.
-    const waiting = this.waiting.get(sessionId);
-    this.waiting.delete(sessionId);
-    for (const prompt of waiting ?? []) {
-      prompt.cancelled = true;
-      this.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId: prompt.clientMessageId, reason: 'cancelled_before_start' });
-    }
+    const ended = this.endWaiting(sessionId, 'cancelled_before_start');
     this.o.gate.cancelSession(sessionId, 'turn_cancelled');
     const live = this.registry.get(sessionId);
     if (live?.turn) {
@@ -154,7 +151,18 @@ export class SessionService {
       const abandon = live.turn.abandon;
       if (abandon) this.o.timers.at(`stop:${sessionId}`, this.o.clock.now() + this.o.stopGraceMs, abandon);
     }
-    if (waiting?.size) this.o.changed(sessionId);
+    if (ended) this.o.changed(sessionId);
+  }
+
+  /** Ends every accepted prompt that has not reached the agent; returns how many. */
+  private endWaiting(sessionId: string, reason: string): number {
+    const waiting = this.waiting.get(sessionId);
+    this.waiting.delete(sessionId);
+    for (const prompt of waiting ?? []) {
+      prompt.cancelled = true;
+      this.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId: prompt.clientMessageId, reason });
+    }
+    return waiting?.size ?? 0;
   }
 
   /** A turn is in flight, or a prompt was accepted and waits for its turn: an answer is coming. */
@@ -202,6 +210,8 @@ export class SessionService {
       this.registry.remove(live);
       live.detach();
     }
+    // A closed session stays closed: prompts still waiting end now instead of resuming it.
+    if (!options.keepWaiting && this.endWaiting(sessionId, reason)) this.o.changed(sessionId);
     const now = this.o.clock.now();
     if (row.state === 'ENDED' && !live) return Promise.resolve(true);
     if (row.state !== 'CLOSING' && row.state !== 'ENDED') transition(this.o.store.sessions, sessionId, 'CLOSING', reason, now);
@@ -226,18 +236,24 @@ export class SessionService {
   /** Host quit: every live session is closed with `host_shutdown`. */
   async closeAll(reason: string): Promise<void> {
     this.stopping = true;
-    const ids = new Set([...this.registry.all().map((s) => s.id), ...this.closing.keys()]);
+    const ids = new Set([...this.registry.all().map((s) => s.id), ...this.closing.keys(), ...this.waiting.keys()]);
     await Promise.all([...ids].map((id) => this.close(id, reason).catch(() => false)));
     for (const row of this.o.store.sessions.inStates(LIVE_STATES)) this.endStored(row.id, reason);
   }
 
   private async finishClose(sessionId: string, live: LiveSession | undefined, reason: string): Promise<boolean> {
     try {
-      if (live?.turn) {
-        live.turn.cancelled = true;
+      const turn = live?.turn;
+      if (live && turn) {
+        turn.cancelled = true;
+        turn.closed = true;
         if (live.broker?.isAlive && live.acpSessionId) live.broker.cancel(live.acpSessionId);
-        this.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId: live.turn.clientMessageId, reason });
+        this.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId: turn.clientMessageId, reason });
         live.turn = undefined;
+        // Stop waiting for the agent's answer: on a shared agent process it may never come,
+        // and the session's queue must not stay blocked behind it.
+        this.o.timers.cancel(`stop:${sessionId}`);
+        turn.abandon?.();
       }
       this.o.gate.cancelSession(sessionId, reason);
       const broker = live?.broker;
@@ -262,6 +278,7 @@ export class SessionService {
     const now = this.o.clock.now();
     if (row.state !== 'CLOSING' && row.state !== 'CREATED') transition(this.o.store.sessions, sessionId, 'CLOSING', reason, now);
     transition(this.o.store.sessions, sessionId, 'ENDED', reason, now);
+    this.o.log.forget(sessionId);
     this.o.changed(sessionId);
   }
 
@@ -276,7 +293,7 @@ export class SessionService {
     const row = this.row(sessionId);
     const live = this.registry.get(sessionId);
     if (live && ROUTABLE.includes(row.state) && live.broker?.isAlive && live.acpSessionId) return live;
-    if (live) await this.close(sessionId, 'stale');
+    if (live) await this.close(sessionId, 'stale', { keepWaiting: true });
     // Stored as live with nothing in memory behind it: it can only be resumed from ENDED.
     else if (row.state !== 'CREATED' && row.state !== 'ENDED') this.endStored(sessionId, 'stale');
     return this.start(this.row(sessionId), retry);
@@ -360,6 +377,7 @@ export class SessionService {
       const res = await Promise.race([request, abandoned]);
       if (res === 'abandoned') {
         request.catch(() => {});
+        if (turn.closed) return; // the close recorded the end
         const seconds = Math.round(this.o.stopGraceMs / 100) / 10;
         this.o.log.append(sessionId, 'notice', { text: `${broker.agent.name} did not stop within ${seconds} s of Stop; Switchboard stopped waiting for it.` });
         this.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId, reason: 'agent_ignored_cancel' });
@@ -368,7 +386,7 @@ export class SessionService {
       }
     } catch (err) {
       // A close cancelled this turn and recorded its end; anything else is an error to show.
-      if (!(turn.cancelled && live.isDetached)) {
+      if (!turn.closed) {
         const error = broker.isAlive ? describeAgentError(broker.agent, 'session/prompt', err) : broker.exitError();
         this.o.log.append(sessionId, 'error', errorPayload(error));
         this.o.log.append(sessionId, 'turn_ended', { stopReason: turn.cancelled ? 'cancelled' : 'error', clientMessageId });

@@ -104,4 +104,38 @@ describe('EventLog', () => {
     const { log } = setup();
     expect(() => log.append('nope', 'notice', {})).toThrow(/unknown session/);
   });
+
+  it('reports a failed write instead of throwing, and keeps seqs gap-free afterwards', () => {
+    const dir = tempDir();
+    const store = Store.open(join(dir.path, 'host.db'));
+    cleanups.push(() => {
+      store.close();
+      dir.cleanup();
+    });
+    store.sessions.insert({ id: 'a', agent_id: 'demo', cwd: '/', state: 'CREATED' }, 1);
+    const failures: number[] = [];
+    const committed: SessionEventT[] = [];
+    const ticks: (() => void)[] = [];
+    const log = new EventLog(store.db, new FakeClock(), (evs) => committed.push(...evs), (fn) => ticks.push(fn), (_err, lost) => failures.push(lost));
+    log.append('a', 'notice', { text: 'one' });
+    log.append('a', 'notice', { text: 'two' });
+    store.db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+    expect(() => ticks.splice(0).forEach((fn) => fn())).not.toThrow();
+    expect(failures).toEqual([2]);
+    expect(committed).toEqual([]);
+    store.db.exec(`DROP TRIGGER refuse`);
+    expect(log.append('a', 'notice', { text: 'three' })).toBe(1);
+    ticks.splice(0).forEach((fn) => fn());
+    expect(committed.map((e) => e.seq)).toEqual([1]);
+  });
+
+  it('forgets a session counter only after its queued events are written', () => {
+    const { log, runTick, store } = setup();
+    log.append('a', 'notice', { text: 'x' });
+    log.forget('a');
+    store.db.prepare(`UPDATE sessions SET last_seq = 0 WHERE id = 'a'`).run(); // would hide a stale counter
+    expect(log.append('a', 'notice', { text: 'y' })).toBe(2);
+    runTick();
+    expect(log.lastSeq('a')).toBe(2);
+  });
 });

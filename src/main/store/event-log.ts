@@ -25,12 +25,16 @@ export class EventLog {
   private scheduled = false;
   private readonly writeBatch: (events: SessionEventT[]) => void;
   private closed = false;
+  /** Sessions to forget once their queued events are written. */
+  private readonly forgotten = new Set<string>();
 
   constructor(
     db: Db,
     private readonly clock: Clock,
     private readonly onCommitted: (events: readonly SessionEventT[]) => void,
     private readonly schedule: Schedule = (fn) => setImmediate(fn),
+    private readonly onWriteError: (err: unknown, lost: number) => void = (err, lost) =>
+      console.error(`[event-log] writing ${lost} event(s) failed`, err),
   ) {
     this.repo = new EventsRepo(db);
     this.writeBatch = db.transaction((events: SessionEventT[]) => {
@@ -76,7 +80,17 @@ export class EventLog {
     const batch = this.pending;
     this.pending = [];
     this.lastPending.clear();
-    this.writeBatch(batch);
+    try {
+      this.writeBatch(batch);
+    } catch (err) {
+      // Nothing of the batch was stored (one transaction). Counters restart from the store, so
+      // no window ever sees a gap; the failure is reported, not thrown out of setImmediate.
+      for (const e of batch) this.nextSeq.delete(e.sessionId);
+      this.onWriteError(err, batch.length);
+      return;
+    }
+    for (const id of this.forgotten) if (!this.lastPending.has(id)) this.nextSeq.delete(id);
+    this.forgotten.clear();
     this.onCommitted(batch);
   }
 
@@ -92,7 +106,8 @@ export class EventLog {
 
   /** Drops the in-memory counter of a session that is no longer live (the row keeps it). */
   forget(sessionId: string): void {
-    if (!this.lastPending.has(sessionId)) this.nextSeq.delete(sessionId);
+    if (this.lastPending.has(sessionId)) this.forgotten.add(sessionId);
+    else this.nextSeq.delete(sessionId);
   }
 
   close(): void {

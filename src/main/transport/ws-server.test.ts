@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -126,5 +127,21 @@ describe('the headless server', () => {
       check();
     });
     expect(h!.host.watchers.count(created.value.id)).toBe(0);
+  });
+
+  it('answers a malformed request target with 400 and keeps serving', async () => {
+    const { base, port } = await start();
+    const raw = (line: string): Promise<string> =>
+      new Promise((resolve) => {
+        const socket = tcpConnect(port, '127.0.0.1', () => socket.write(`${line}\r\nHost: 127.0.0.1\r\n\r\n`));
+        let got = '';
+        socket.on('data', (d) => (got += d.toString()));
+        socket.on('close', () => resolve(got));
+        socket.on('error', () => resolve(got));
+        socket.setTimeout(2_000, () => socket.destroy());
+      });
+    expect(await raw('GET http://[ HTTP/1.1')).toMatch(/^HTTP\/1\.1 400/);
+    await raw('GET http://[ HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: websocket');
+    expect((await get(`${base}/?token=${TOKEN}`)).status).toBe(200);
   });
 });

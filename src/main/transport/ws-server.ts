@@ -29,6 +29,14 @@ const COOKIE = 'switchboard_token';
 const CSP = "default-src 'self'; connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'";
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
+function parseUrl(raw: string | undefined): URL | undefined {
+  try {
+    return new URL(raw ?? '/', 'http://localhost');
+  } catch {
+    return undefined;
+  }
+}
+
 function sameToken(given: string | undefined, token: string): boolean {
   if (!given) return false;
   const a = Buffer.from(given);
@@ -58,9 +66,17 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     return LOOPBACK.has(name ?? '');
   };
 
-  const server = createServer((req, res) => void serveHttp(req, res));
+  const server = createServer((req, res) => {
+    // One malformed request must never take the host (and every session) down.
+    serveHttp(req, res).catch((err: unknown) => {
+      o.log.warn('http request failed', { error: String(err) });
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
   async function serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = parseUrl(req.url);
+    if (!url) return void res.writeHead(400).end('Bad request');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
     if (!hostAllowed(req)) return void res.writeHead(421).end('Misdirected request');
@@ -84,7 +100,8 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = parseUrl(req.url);
+    if (!url) return void socket.destroy();
     const origin = req.headers.origin;
     const expectedOrigin = `http://${req.headers.host ?? ''}`;
     if (url.pathname !== '/ws' || !hostAllowed(req) || origin !== expectedOrigin || !sameToken(tokenOf(req, url), o.token)) {
@@ -151,8 +168,18 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     close: () =>
       new Promise<void>((resolve) => {
         for (const ws of sockets) ws.close(1001, 'Switchboard is shutting down');
+        // A tab that never answers the close handshake (asleep laptop, dead tunnel) must not
+        // hold up quitting.
+        const force = setTimeout(() => {
+          for (const ws of sockets) ws.terminate();
+          resolve();
+        }, 500);
+        force.unref();
         wss.close();
-        server.close(() => resolve());
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
         server.closeAllConnections();
       }),
   };

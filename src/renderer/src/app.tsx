@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { Composer } from './components/composer/composer';
 import { ConnectionBanner } from './components/connection-banner';
 import { ErrorBoundary } from './components/error-boundary';
+import { LiveAnnouncer } from './components/live-announcer';
 import { Notices } from './components/notices';
 import { PermissionStack } from './components/permissions/permission-dialog';
 import { SessionHeader } from './components/session-header';
@@ -63,6 +64,7 @@ export function App() {
       </div>
       {settingsOpen ? <SettingsDialog onClose={closeSettings} /> : null}
       <Notices />
+      <LiveAnnouncer />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { App } from './app';
 import { ErrorBoundary } from './components/error-boundary';
 import { newId } from './lib/new-id';
 import { createAppStore } from './store/app-store';
-import { watchAttention } from './store/attention';
+import { watchAttention, type NotifyTarget } from './store/attention';
 import { bindApi } from './store/bind-api';
 import { StoreProvider } from './store/context';
 import './styles/app.css';
@@ -30,23 +30,30 @@ const lastSession = {
   },
 };
 
-function notifyDesktop(sessionTitle: string): void {
+const link = connectToHost();
+const store = createAppStore({ api: link.api, newId, lastSession });
+bindApi(store, link.api, link.connection);
+
+function notifyDesktop({ sessionId, title }: NotifyTarget): void {
   if (typeof Notification === 'undefined' || Notification.permission === 'denied') return;
   try {
-    new Notification('Permission needed', { body: sessionTitle });
+    // One notification per session: a newer request replaces the older one.
+    const n = new Notification('Permission needed', { body: title, tag: sessionId });
+    n.onclick = () => {
+      window.focus();
+      void store.getState().switchSession(sessionId);
+      n.close();
+    };
   } catch {
     /* notifications are a courtesy; never break the window over one */
   }
 }
 
-const link = connectToHost();
-const store = createAppStore({ api: link.api, newId, lastSession });
-bindApi(store, link.api, link.connection);
 watchAttention(store, {
   setTitle: (title) => {
     document.title = title;
   },
-  isHidden: () => document.hidden,
+  isHidden: () => document.hidden || !document.hasFocus(),
   notify: link.desktop ? notifyDesktop : undefined,
 });
 void store.getState().start();

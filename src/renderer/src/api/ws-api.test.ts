@@ -153,4 +153,45 @@ describe('WsTransport', () => {
     last().open();
     expect(calls).toBe(0);
   });
+
+  it('sends a host:info heartbeat every 15 s and drops a link that does not answer in 10 s', async () => {
+    const { sockets, timers, api, last } = setup();
+    last().open();
+    expect(timers.delays()).toContain(15_000);
+    timers.fire(15_000);
+    const beat = last().sent.at(-1);
+    expect(beat?.command).toBe('host:info');
+    last().reply(beat?.id ?? -1, { ok: true, value: {} });
+    // Answered: the next beat is scheduled, no drop.
+    expect(timers.delays()).toContain(15_000);
+    expect(timers.delays()).not.toContain(10_000);
+    const inflight = api['sessions:list']({});
+    timers.fire(15_000);
+    expect(timers.delays()).toContain(10_000);
+    timers.fire(10_000);
+    // Dropped: in-flight requests answer disconnected and the transport reconnects.
+    await expect(inflight).resolves.toMatchObject({ ok: false, error: { code: 'disconnected' } });
+    expect(timers.delays()).toContain(250);
+    timers.fire(250);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('drops the link when a request goes unanswered for 60 s', async () => {
+    const { timers, api, last } = setup();
+    last().open();
+    const p = api['sessions:list']({});
+    expect(timers.delays()).toContain(60_000);
+    timers.fire(60_000);
+    await expect(p).resolves.toMatchObject({ ok: false, error: { code: 'disconnected' } });
+    expect(timers.delays()).not.toContain(15_000);
+  });
+
+  it('clears a request timeout when the answer comes', async () => {
+    const { timers, api, last } = setup();
+    last().open();
+    const p = api['sessions:list']({});
+    last().reply(last().sent[0]?.id ?? -1, { ok: true, value: [] });
+    await p;
+    expect(timers.delays()).not.toContain(60_000);
+  });
 });

@@ -24,6 +24,12 @@ export interface WsApiOptions {
   timers?: Timers;
   /** How long a request made while disconnected waits for the link to come back. */
   queueTimeoutMs?: number;
+  /** How often an open link is checked with `host:info`; 0 turns the heartbeat off. */
+  heartbeatIntervalMs?: number;
+  /** A heartbeat unanswered this long means the link is dead: the socket is dropped. */
+  heartbeatTimeoutMs?: number;
+  /** A request unanswered this long means the link is dead: the socket is dropped. */
+  requestTimeoutMs?: number;
 }
 
 const OPEN = 1;
@@ -31,6 +37,10 @@ const FIRST_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 5000;
 
 type Resolve = (r: Result<unknown>) => void;
+interface InFlight {
+  resolve: Resolve;
+  timer: unknown;
+}
 interface Queued {
   frame: string;
   id: number;
@@ -55,7 +65,8 @@ export class WsTransport implements ConnectionMonitor {
   private backoff = FIRST_BACKOFF_MS;
   private retryTimer: unknown;
   private disposed = false;
-  private readonly inflight = new Map<number, Resolve>();
+  private readonly inflight = new Map<number, InFlight>();
+  private heartbeatTimer: unknown;
   private queue: Queued[] = [];
   private readonly eventListeners = new Map<string, Set<(payload: unknown) => void>>();
   private readonly reconnectListeners = new Set<() => void>();
@@ -63,6 +74,9 @@ export class WsTransport implements ConnectionMonitor {
   private readonly createSocket: (url: string) => SocketLike;
   private readonly timers: Timers;
   private readonly queueTimeoutMs: number;
+  private readonly heartbeatIntervalMs: number;
+  private readonly heartbeatTimeoutMs: number;
+  private readonly requestTimeoutMs: number;
   status: ConnectionStatus = 'connecting';
 
   constructor(private readonly options: WsApiOptions) {
@@ -73,6 +87,9 @@ export class WsTransport implements ConnectionMonitor {
       clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
     };
     this.queueTimeoutMs = options.queueTimeoutMs ?? 30_000;
+    this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 15_000;
+    this.heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 10_000;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
     this.connect();
   }
 
@@ -82,13 +99,7 @@ export class WsTransport implements ConnectionMonitor {
     return new Promise<Result<unknown>>((resolve) => {
       const ws = this.socket;
       if (ws?.readyState === OPEN) {
-        this.inflight.set(id, resolve);
-        try {
-          ws.send(frame);
-        } catch {
-          // A socket that cannot send is gone; losing it answers this request `disconnected`.
-          this.lose(ws);
-        }
+        this.sendNow(ws, id, frame, resolve);
         return;
       }
       const timer = this.timers.setTimeout(() => {
@@ -142,6 +153,41 @@ export class WsTransport implements ConnectionMonitor {
     this.queue = [];
   }
 
+  /** Sends on an open socket; an answer that does not come in time drops the socket. */
+  private sendNow(ws: SocketLike, id: number, frame: string, resolve: Resolve, timeoutMs = this.requestTimeoutMs): void {
+    const timer = this.timers.setTimeout(() => {
+      // A dead link that never closes: losing it answers everything in flight `disconnected`.
+      if (this.inflight.has(id) && this.socket === ws) this.dropSocket();
+    }, timeoutMs);
+    this.inflight.set(id, { resolve, timer });
+    try {
+      ws.send(frame);
+    } catch {
+      // A socket that cannot send is gone; losing it answers this request `disconnected`.
+      this.lose(ws);
+    }
+  }
+
+  /** Checks an open link now and then: `host:info`, which must answer in time. */
+  private scheduleHeartbeat(ws: SocketLike): void {
+    if (this.heartbeatIntervalMs <= 0 || this.disposed) return;
+    this.heartbeatTimer = this.timers.setTimeout(() => {
+      this.heartbeatTimer = undefined;
+      if (this.socket !== ws || ws.readyState !== OPEN) return;
+      const id = this.nextId++;
+      const frame = JSON.stringify({ id, command: 'host:info', payload: {} });
+      this.sendNow(
+        ws,
+        id,
+        frame,
+        (r) => {
+          if (r.ok || r.error.code !== 'disconnected') this.scheduleHeartbeat(ws);
+        },
+        this.heartbeatTimeoutMs,
+      );
+    }, this.heartbeatIntervalMs);
+  }
+
   private connect(): void {
     this.retryTimer = undefined;
     if (this.disposed) return;
@@ -159,6 +205,7 @@ export class WsTransport implements ConnectionMonitor {
       const isReconnect = this.hasOpened;
       this.hasOpened = true;
       this.setStatus('open');
+      this.scheduleHeartbeat(ws);
       // Listeners re-subscribe (sessions:switch) before queued requests go out, so a queued
       // prompt retry reaches a session this window already watches again.
       if (isReconnect) for (const l of [...this.reconnectListeners]) safeCall(l);
@@ -177,9 +224,16 @@ export class WsTransport implements ConnectionMonitor {
     if (this.socket !== ws) return;
     this.socket = undefined;
     ws.onopen = ws.onclose = ws.onerror = ws.onmessage = null;
+    if (this.heartbeatTimer !== undefined) {
+      this.timers.clearTimeout(this.heartbeatTimer);
+      this.heartbeatTimer = undefined;
+    }
     const pending = [...this.inflight.values()];
     this.inflight.clear();
-    for (const resolve of pending) resolve(disconnected('Connection to the host was lost'));
+    for (const p of pending) {
+      this.timers.clearTimeout(p.timer);
+      p.resolve(disconnected('Connection to the host was lost'));
+    }
     if (this.disposed) return;
     this.setStatus('reconnecting');
     this.scheduleReconnect();
@@ -196,10 +250,10 @@ export class WsTransport implements ConnectionMonitor {
     const queued = this.queue;
     this.queue = [];
     for (const q of queued) {
-      this.timers.clearTimeout(q.timer);
-      if (this.socket?.readyState === OPEN) {
-        this.inflight.set(q.id, q.resolve);
-        this.socket.send(q.frame);
+      const ws = this.socket;
+      if (ws?.readyState === OPEN) {
+        this.timers.clearTimeout(q.timer);
+        this.sendNow(ws, q.id, q.frame, q.resolve);
       } else {
         this.queue.push(q);
       }
@@ -216,10 +270,11 @@ export class WsTransport implements ConnectionMonitor {
     if (typeof frame !== 'object' || frame === null) return;
     const f = frame as { type?: unknown; id?: unknown; result?: unknown; event?: unknown; payload?: unknown };
     if (f.type === 'response' && typeof f.id === 'number') {
-      const resolve = this.inflight.get(f.id);
-      if (!resolve) return;
+      const p = this.inflight.get(f.id);
+      if (!p) return;
       this.inflight.delete(f.id);
-      resolve(f.result as Result<unknown>);
+      this.timers.clearTimeout(p.timer);
+      p.resolve(f.result as Result<unknown>);
     } else if (f.type === 'event' && typeof f.event === 'string') {
       const set = this.eventListeners.get(f.event);
       if (set) for (const l of [...set]) safeCall(() => l(f.payload));

@@ -104,7 +104,8 @@ describe('transcript rows', () => {
         openThoughts={thoughts}
       />,
     );
-    expect(html).toContain('role="alert"');
+    expect(html).toContain('role="note"');
+    expect(html).not.toContain('role="alert"');
     expect(html).toContain('panic: boom');
     expect(html).toContain('>Retry</button>');
   });

@@ -17,19 +17,24 @@ export function documentTitle(count: number): string {
   return count > 0 ? `(${count}) ${APP_TITLE}` : APP_TITLE;
 }
 
+export interface NotifyTarget {
+  sessionId: string;
+  title: string;
+}
+
 /**
- * Session titles that deserve a desktop notification between two states: a session not being
+ * Sessions that deserve a desktop notification between two states: a session not being
  * looked at whose pending count grew, or (while the window is hidden) a new request in the
  * current one. A switch replaces the pending map wholesale, which is not a new request.
  */
-export function sessionsToNotify(prev: AppState, next: AppState, documentHidden: boolean): string[] {
-  const titles: string[] = [];
+export function sessionsToNotify(prev: AppState, next: AppState, documentHidden: boolean): NotifyTarget[] {
+  const titles: NotifyTarget[] = [];
   // The first list is not news: requests already pending at startup only set the title.
   if (prev.sessionsLoaded && next.sessionsById !== prev.sessionsById) {
     for (const view of next.sessionsById.values()) {
       if (view.id === next.currentSessionId) continue;
       const before = prev.sessionsById.get(view.id)?.pendingPermissions ?? 0;
-      if (view.pendingPermissions > before) titles.push(view.title);
+      if (view.pendingPermissions > before) titles.push({ sessionId: view.id, title: view.title });
     }
   }
   const sameView =
@@ -37,23 +42,46 @@ export function sessionsToNotify(prev: AppState, next: AppState, documentHidden:
   if (documentHidden && sameView && next.pendingPermissions !== prev.pendingPermissions) {
     const grew = [...next.pendingPermissions.keys()].some((id) => !prev.pendingPermissions.has(id));
     const current = next.currentSessionId ? next.sessionsById.get(next.currentSessionId) : undefined;
-    if (grew && current) titles.push(current.title);
+    if (grew && current) titles.push({ sessionId: current.id, title: current.title });
   }
   return titles;
 }
 
 export interface AttentionEnv {
   setTitle(title: string): void;
+  /** The user is not looking at the window (hidden, or another window has the focus). */
   isHidden(): boolean;
   /** Undefined outside Electron: a browser tab only updates its title. */
-  notify: ((title: string) => void) | undefined;
+  notify: ((target: NotifyTarget) => void) | undefined;
 }
 
-/** Keeps the window title and desktop notifications in step with the store. */
+/** What the title and the notifications depend on; nothing else is looked at. */
+function attentionInputsChanged(prev: AppState, next: AppState): boolean {
+  return (
+    prev.sessionsById !== next.sessionsById ||
+    prev.currentSessionId !== next.currentSessionId ||
+    prev.pendingPermissions !== next.pendingPermissions ||
+    prev.transcript.token !== next.transcript.token ||
+    prev.sessionsLoaded !== next.sessionsLoaded
+  );
+}
+
+/**
+ * Keeps the window title and desktop notifications in step with the store. Store changes that
+ * touch none of their inputs (every streamed chunk) cost one comparison, not a walk of every
+ * session.
+ */
 export function watchAttention(store: AppStoreApi, env: AttentionEnv): () => void {
   let lastTitle = '';
+  let lastCount = { sessions: undefined as unknown, current: undefined as string | undefined, count: 0 };
+  const count = (s: AppState): number => {
+    if (lastCount.sessions !== s.sessionsById || lastCount.current !== s.currentSessionId) {
+      lastCount = { sessions: s.sessionsById, current: s.currentSessionId, count: attentionCount(s.sessionsById, s.currentSessionId) };
+    }
+    return lastCount.count;
+  };
   const apply = (next: AppState, prev: AppState | undefined): void => {
-    const title = documentTitle(attentionCount(next.sessionsById, next.currentSessionId));
+    const title = documentTitle(count(next));
     if (title !== lastTitle) {
       lastTitle = title;
       env.setTitle(title);
@@ -61,5 +89,7 @@ export function watchAttention(store: AppStoreApi, env: AttentionEnv): () => voi
     if (prev && env.notify) for (const t of sessionsToNotify(prev, next, env.isHidden())) env.notify(t);
   };
   apply(store.getState(), undefined);
-  return store.subscribe((next, prev) => apply(next, prev));
+  return store.subscribe((next, prev) => {
+    if (attentionInputsChanged(prev, next)) apply(next, prev);
+  });
 }

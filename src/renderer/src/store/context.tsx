@@ -8,7 +8,7 @@ export function StoreProvider({ store, children }: { store: AppStoreApi; childre
   return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
 }
 
-function useStoreApi(): AppStoreApi {
+export function useStoreApi(): AppStoreApi {
   const store = useContext(StoreContext);
   if (!store) throw new Error('StoreProvider is missing');
   return store;

@@ -55,11 +55,11 @@ describe('attention', () => {
     const store = createAppStore(testDeps(new FakeApi()));
     const base: AppState = { ...store.getState(), sessionsLoaded: true, currentSessionId: SID, sessionsById: new Map([[SID, view()], [SID2, view({ id: SID2, title: 'Two' })]]) };
     const other: AppState = { ...base, sessionsById: new Map(base.sessionsById).set(SID2, view({ id: SID2, title: 'Two', pendingPermissions: 1 })) };
-    expect(sessionsToNotify(base, other, false)).toEqual(['Two']);
+    expect(sessionsToNotify(base, other, false)).toEqual([{ sessionId: SID2, title: 'Two' }]);
     const request = { requestId: 'r', sessionId: SID, toolCall: { toolCallId: 't', title: 'x' }, options: [], createdAt: 1 };
     const mine: AppState = { ...base, pendingPermissions: new Map([['r', request]]) };
     expect(sessionsToNotify(base, mine, false)).toEqual([]);
-    expect(sessionsToNotify(base, mine, true)).toEqual(['Session one']);
+    expect(sessionsToNotify(base, mine, true)).toEqual([{ sessionId: SID, title: 'Session one' }]);
   });
 
   it('does not notify for requests already pending when the first list arrives', () => {

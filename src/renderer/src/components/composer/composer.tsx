@@ -12,7 +12,7 @@ const SEND_ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
   invalid_state: 'The session cannot take a message right now.',
   not_found: 'This session no longer exists.',
   shutting_down: 'The host is shutting down.',
-  disconnected: 'Not sent: the connection to the host was lost.',
+  disconnected: 'The message may not have been sent: the connection to the host was lost.',
   invalid_request: 'The message was rejected.',
 };
 
@@ -27,6 +27,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const sendPrompt = useAppStore((s) => s.sendPrompt);
   const cancelTurn = useAppStore((s) => s.cancelTurn);
   const dismissSendError = useAppStore((s) => s.dismissSendError);
+  const retrySend = useAppStore((s) => s.retrySend);
 
   // Keyed by session, so this runs after every switch and New session: ready to type.
   useEffect(() => {
@@ -66,7 +67,13 @@ export function Composer({ sessionId }: { sessionId: string }) {
             {sendError.summary ?? SEND_ERROR_TEXT[sendError.code] ?? 'The message was not sent.'}{' '}
             <span className="muted">{sendError.message}</span>
           </span>
-          {text === '' ? (
+          {sendError.unsent ? (
+            // Same clientMessageId: if the host did get it, it is not run twice.
+            <button type="button" className="link-button" onClick={retrySend}>
+              Retry sending
+            </button>
+          ) : null}
+          {text === '' && !sendError.unsent ? (
             <button
               type="button"
               className="link-button"

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { SettingsT, WireError } from '../../../../shared/contract';
 import { isRec, str } from '../../lib/payload';
 import { useAppStore } from '../../store/context';
@@ -39,6 +39,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const settings = useAppStore(hostSelectors.settings);
   const session = useAppStore(sessionsSelectors.currentSession);
   const saveSettings = useAppStore((s) => s.saveSettings);
+  const formId = useId();
   const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
   const [error, setError] = useState<WireError | undefined>();
   const [saving, setSaving] = useState(false);
@@ -88,9 +89,13 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         <h2>Settings</h2>
         <form onSubmit={(e) => void onSubmit(e)} noValidate>
           {NUMBER_FIELDS.map((f, i) => (
-            <label key={f.key} className="field">
-              <span className="field-label">{f.label}</span>
+            <div key={f.key} className="field">
+              <label className="field-label" htmlFor={`${formId}-${f.key}`}>
+                {f.label}
+              </label>
               <input
+                id={`${formId}-${f.key}`}
+                aria-describedby={`${formId}-${f.key}-hint`}
                 ref={i === 0 ? firstField : undefined}
                 type="number"
                 inputMode="numeric"
@@ -98,8 +103,10 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
                 value={draft[f.key]}
                 onChange={(e) => change(f.key, e.target.value)}
               />
-              <span className="field-hint">{f.hint}</span>
-            </label>
+              <span className="field-hint" id={`${formId}-${f.key}-hint`}>
+                {f.hint}
+              </span>
+            </div>
           ))}
           <label className="field">
             <span className="field-label">Default working folder</span>

@@ -18,7 +18,9 @@ function ErrorRow({ row }: { row: Extract<Row, { type: 'error' }> }) {
   const retry = useAppStore((s) => s.retryLastPrompt);
   const retrying = useAppStore(composerSelectors.isRetrying);
   return (
-    <div className="row-error" role="alert">
+    // Not an alert: most error rows are history (a loaded page). A live one is announced
+    // politely by LiveAnnouncer. The note role keeps the row easy to find.
+    <div className="row-error" role="note">
       <strong>{ERROR_TITLE[row.code ?? ''] ?? 'Error'}</strong>
       <p>{row.message}</p>
       {row.stderrTail.length > 0 ? (

@@ -20,7 +20,15 @@ export interface ComposerActions {
   cancelTurn(): Promise<void>;
   /** A user_message event arrived: its optimistic row is no longer needed. */
   promptSeen(payload: Record<string, unknown>): void;
+  /**
+   * Accepted prompts of `sessionId` (the host has stored them) whose row is no longer needed:
+   * a page of it loaded, or the window left it. `ids` limits it to those accepted by then.
+   */
+  acceptedPromptIds(sessionId: string): string[];
+  dropPrompts(ids: readonly string[]): void;
   dismissSendError(): void;
+  /** Sends the prompt of a send error that may not have arrived again, with its same id. */
+  retrySend(): void;
   pushNotice(text: string): void;
   dismissNotice(id: number): void;
 }
@@ -42,6 +50,13 @@ export function createComposerActions(set: SetState, get: GetState, deps: StoreD
     set({ pendingSends: next });
   };
 
+  /**
+   * Sends until the host answers. `disconnected` is retried with the SAME clientMessageId (the
+   * host runs a prompt once however often it arrives) for as long as the link is down: each
+   * attempt waits, bounded, for it to come back. Only a link that is up yet keeps answering
+   * `disconnected` ends in a failure, which says the message may not have been sent and keeps
+   * the id for `retrySend`.
+   */
   const deliver = async (p: PendingSend): Promise<void> => {
     const req = {
       sessionId: p.sessionId,
@@ -49,16 +64,26 @@ export function createComposerActions(set: SetState, get: GetState, deps: StoreD
       text: p.text,
       ...(p.retry ? { retry: true } : {}),
     };
-    for (let attempt = 1; ; attempt++) {
+    for (let attemptsWhileUp = 0; ; ) {
       const res = await api['prompt:send'](req);
       if (res.ok) {
         updatePending(p.clientMessageId, (x) => ({ ...x, status: 'accepted' }));
         return;
       }
-      // Same clientMessageId on purpose: the host runs a prompt once however often it arrives.
-      if (res.error.code === 'disconnected' && attempt < MAX_SEND_ATTEMPTS) continue;
+      if (res.error.code === 'disconnected') {
+        if (get().connection !== 'open') continue;
+        if (++attemptsWhileUp < MAX_SEND_ATTEMPTS) continue;
+      }
       updatePending(p.clientMessageId, undefined);
-      set({ sendError: { sessionId: p.sessionId, code: res.error.code, message: res.error.message, text: p.text } });
+      set({
+        sendError: {
+          sessionId: p.sessionId,
+          code: res.error.code,
+          message: res.error.message,
+          text: p.text,
+          ...(res.error.code === 'disconnected' ? { unsent: { ...p, status: 'sending' as const } } : {}),
+        },
+      });
       return;
     }
   };
@@ -123,8 +148,30 @@ export function createComposerActions(set: SetState, get: GetState, deps: StoreD
       if (id !== undefined) updatePending(id, undefined);
     },
 
+    acceptedPromptIds(sessionId) {
+      const ids: string[] = [];
+      for (const p of get().pendingSends.values()) {
+        if (p.sessionId === sessionId && p.status === 'accepted') ids.push(p.clientMessageId);
+      }
+      return ids;
+    },
+
+    dropPrompts(ids) {
+      if (!ids.some((id) => get().pendingSends.has(id))) return;
+      const next = new Map(get().pendingSends);
+      for (const id of ids) next.delete(id);
+      set({ pendingSends: next });
+    },
+
     dismissSendError() {
       set({ sendError: undefined });
+    },
+
+    retrySend() {
+      const unsent = get().sendError?.unsent;
+      if (!unsent) return;
+      set({ pendingSends: new Map(get().pendingSends).set(unsent.clientMessageId, unsent), sendError: undefined });
+      void deliver(unsent);
     },
 
     pushNotice(text) {

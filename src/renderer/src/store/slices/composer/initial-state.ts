@@ -19,6 +19,11 @@ export interface SendError {
   text: string;
   /** Overrides the composer's wording for `code` (e.g. the session could not be created). */
   summary?: string;
+  /**
+   * Set when the host may have received it (the answer was lost): Retry sends this again with
+   * the same clientMessageId, so it runs at most once.
+   */
+  unsent?: PendingSend;
 }
 
 export interface Notice {

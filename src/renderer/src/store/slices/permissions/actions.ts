@@ -7,7 +7,18 @@ export interface PermissionsActions {
   permissionRequested(request: PermissionViewT): void;
   permissionResolved(resolved: EventPayload<'permission:resolved'>): void;
   answerPermission(requestId: string, optionId: string): Promise<void>;
+  /** A marker of the permission pushes applied so far (take it when a snapshot is asked for). */
+  permissionsMark(): number;
+  /**
+   * Applies a snapshot of the current session's pending requests (a switch answer) that was
+   * asked for at `mark`: requests resolved since then stay gone, and requests pushed since then
+   * stay, so an older answer never undoes newer pushed state.
+   */
+  applyPermissionsSnapshot(list: readonly PermissionViewT[], mark: number): void;
 }
+
+/** How many pushed permission changes are remembered for `applyPermissionsSnapshot`. */
+const JOURNAL_LIMIT = 500;
 
 /** Answers that mean "this request is gone": the dialog closes with a short notice. */
 const GONE_NOTICE: Partial<Record<string, string>> = {
@@ -18,6 +29,15 @@ const GONE_NOTICE: Partial<Record<string, string>> = {
 };
 
 export function createPermissionsActions(set: SetState, get: GetState, deps: StoreDeps): PermissionsActions {
+  /** Pushed permission changes, by requestId, with the marker they were applied at. */
+  let pushCounter = 0;
+  const requestedAt = new Map<string, { at: number; request: PermissionViewT }>();
+  const resolvedAt = new Map<string, number>();
+  const note = <V,>(m: Map<string, V>, k: string, v: V): void => {
+    m.delete(k);
+    m.set(k, v);
+    if (m.size > JOURNAL_LIMIT) m.delete(m.keys().next().value as string);
+  };
   const without = <K, V>(m: ReadonlyMap<K, V>, k: K): ReadonlyMap<K, V> => {
     if (!m.has(k)) return m;
     const next = new Map(m);
@@ -46,6 +66,7 @@ export function createPermissionsActions(set: SetState, get: GetState, deps: Sto
 
     permissionRequested(request) {
       if (request.sessionId !== get().currentSessionId) return;
+      note(requestedAt, request.requestId, { at: ++pushCounter, request });
       const next = new Map(get().pendingPermissions);
       next.set(request.requestId, request);
       set({ pendingPermissions: next });
@@ -53,7 +74,30 @@ export function createPermissionsActions(set: SetState, get: GetState, deps: Sto
 
     permissionResolved({ requestId, sessionId }) {
       if (sessionId !== get().currentSessionId) return;
+      note(resolvedAt, requestId, ++pushCounter);
       remove(requestId);
+    },
+
+    permissionsMark() {
+      return pushCounter;
+    },
+
+    applyPermissionsSnapshot(list, mark) {
+      const sessionId = get().currentSessionId;
+      const gone = (id: string) => (resolvedAt.get(id) ?? 0) > mark;
+      const next = list.filter((p) => !gone(p.requestId));
+      const have = new Set(next.map((p) => p.requestId));
+      for (const [id, { at, request }] of requestedAt) {
+        if (at > mark && request.sessionId === sessionId && !have.has(id) && !gone(id)) next.push(request);
+      }
+      // Keeps what is being answered (and its error) for requests that are still pending.
+      const s = get();
+      const pending = new Map(next.map((p) => [p.requestId, p]));
+      set({
+        pendingPermissions: pending,
+        answeringPermissions: new Set([...s.answeringPermissions].filter((id) => pending.has(id))),
+        permissionErrors: new Map([...s.permissionErrors].filter(([id]) => pending.has(id))),
+      });
     },
 
     async answerPermission(requestId, optionId) {

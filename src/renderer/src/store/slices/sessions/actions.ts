@@ -1,4 +1,4 @@
-import type { CommandResponse, Result, SessionViewT, SwitchResultT, WireError } from '../../../../../shared/contract';
+import type { Api, CommandResponse, Result, SessionViewT, SwitchResultT, WireError } from '../../../../../shared/contract';
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
 import { sessionsSelectors } from './selectors';
@@ -39,6 +39,11 @@ function newestFirst(byId: ReadonlyMap<string, SessionViewT>): string[] {
     .map((s) => s.id);
 }
 
+/** `known` was updated after `incoming` (strictly). */
+function isNewer(known: SessionViewT | undefined, incoming: SessionViewT): boolean {
+  return known !== undefined && known.updatedAt > incoming.updatedAt;
+}
+
 function isStale(known: SessionViewT | undefined, incoming: SessionViewT): boolean {
   return known !== undefined && incoming.updatedAt < known.updatedAt;
 }
@@ -50,39 +55,73 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
   /** Sessions being created, with what their creation ended in. */
   const creating = new Map<string, Promise<WireError | undefined>>();
 
-  /** Running and pending requests come from the switch answer, whatever was known before. */
-  const applySwitchAnswer = (answer: SwitchResultT): void => {
-    const view: SessionViewT = {
-      ...answer.session,
-      running: answer.running,
-      pendingPermissions: answer.pendingPermissions.length,
-    };
-    const byId = new Map(get().sessionsById);
-    const isNew = !byId.has(view.id);
-    byId.set(view.id, view);
-    set({ sessionsById: byId, ...(isNew ? { sessionOrder: newestFirst(byId) } : {}) });
-    get().setPendingPermissions(answer.pendingPermissions);
+  /**
+   * Running and pending requests come from the switch answer, unless something newer was pushed
+   * after it was asked for (`mark`): a view with a later `updatedAt` stays, and so do permission
+   * requests pushed (or resolved) since. Apply it as soon as it arrives.
+   */
+  const applySwitchAnswer = (answer: SwitchResultT, mark: number): void => {
+    const known = get().sessionsById.get(answer.session.id);
+    if (!isNewer(known, answer.session)) {
+      const view: SessionViewT = {
+        ...answer.session,
+        running: answer.running,
+        pendingPermissions: answer.pendingPermissions.length,
+      };
+      const byId = new Map(get().sessionsById);
+      byId.set(view.id, view);
+      set({ sessionsById: byId, ...(known ? {} : { sessionOrder: newestFirst(byId) }) });
+    }
+    if (get().currentSessionId === answer.session.id) {
+      get().applyPermissionsSnapshot(answer.pendingPermissions, mark);
+    }
   };
 
-  /** Sends `sessions:switch` now (synchronously), unwatching the previously watched session. */
-  const requestSwitch = (sessionId: string) => {
+  /**
+   * Sends `sessions:switch` now (synchronously), unwatching the previously watched session.
+   * A switch that fails leaves the host watching the target (it subscribes before it can fail)
+   * and still watching `from` (dropped only on success): both are detached unless the window
+   * has asked to watch them since.
+   */
+  const requestSwitch = (sessionId: string): { mark: number; answer: ReturnType<Api['sessions:switch']> } => {
     const from = watched;
     watched = sessionId;
-    return api['sessions:switch'](from && from !== sessionId ? { sessionId, fromSessionId: from } : { sessionId });
+    const mark = get().permissionsMark();
+    const answer = api['sessions:switch'](
+      from && from !== sessionId ? { sessionId, fromSessionId: from } : { sessionId },
+    ).then((res) => {
+      if (!res.ok && res.error.code !== 'disconnected') {
+        if (watched === sessionId) watched = undefined;
+        for (const id of new Set([sessionId, from])) {
+          if (id !== undefined && id !== watched) void api['sessions:detach']({ sessionId: id });
+        }
+      }
+      return res;
+    });
+    return { mark, answer };
   };
 
   /** Switches the host's attention to the session the transcript was begun for. */
   const loadSwitched = async (sessionId: string, token: number): Promise<void> => {
     deps.lastSession.set(sessionId);
-    const res = await requestSwitch(sessionId);
+    const { mark, answer } = requestSwitch(sessionId);
+    const res = await answer;
     if (get().transcript.token !== token) return;
     if (!res.ok) {
       set({ switchError: res.error });
       get().failTranscript(token, res.error);
       return;
     }
-    applySwitchAnswer(res.value);
+    applySwitchAnswer(res.value, mark);
     await get().loadNewestPage(token, res.value.lastSeq);
+  };
+
+  /**
+   * The window stops showing `sessionId`: its events are no longer applied here, so rows of its
+   * accepted prompts (stored on the host) would never see their user_message and go.
+   */
+  const leave = (sessionId: string): void => {
+    get().dropPrompts(get().acceptedPromptIds(sessionId));
   };
 
   /** `sessions:create`, retried with the same id while the link is down. */
@@ -106,6 +145,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     const agentId = sessionsSelectors.agentIdForCreate(get());
     const back = get().currentSessionId;
     const token = get().beginTranscript(id);
+    if (back !== undefined) leave(back);
     set({ currentSessionId: id, creatingSessionId: id, switchError: undefined, sendError: undefined });
     get().setPendingPermissions([]);
     let settle!: (error: WireError | undefined) => void;
@@ -172,6 +212,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       const t = get().transcript;
       if (from === sessionId && t.sessionId === sessionId && !t.error && !get().switchError) return;
       const token = get().beginTranscript(sessionId);
+      if (from !== undefined && from !== sessionId) leave(from);
       set({ currentSessionId: sessionId, switchError: undefined, sendError: undefined });
       get().setPendingPermissions([]);
       await loadSwitched(sessionId, token);
@@ -207,20 +248,26 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       // A session still being created is switched to by its creation, once it exists.
       const sessionId = current !== undefined && !creating.has(current) ? current : undefined;
       const token = get().transcript.token;
-      // The switch goes out first, before requests queued while down (e.g. a prompt retry).
-      const switching = sessionId ? requestSwitch(sessionId) : undefined;
-      await Promise.all([get().loadHostInfo(), get().refreshSessions()]);
-      if (!sessionId || !switching) return;
-      const res = await switching;
-      if (get().transcript.token !== token) return;
-      if (!res.ok) {
-        if (res.error.code !== 'disconnected') set({ switchError: res.error });
-        return;
-      }
-      set({ switchError: undefined });
-      applySwitchAnswer(res.value);
+      // The switch goes out first, before requests queued while down (e.g. a prompt retry), and
+      // its answer is applied the moment it arrives: events pushed after it are newer.
+      const switching = sessionId
+        ? (async () => {
+            const { mark, answer } = requestSwitch(sessionId);
+            const res = await answer;
+            if (get().transcript.token !== token) return undefined;
+            if (!res.ok) {
+              if (res.error.code !== 'disconnected') set({ switchError: res.error });
+              return undefined;
+            }
+            set({ switchError: undefined });
+            applySwitchAnswer(res.value, mark);
+            return res.value;
+          })()
+        : undefined;
+      const [, , switched] = await Promise.all([get().loadHostInfo(), get().refreshSessions(), switching]);
+      if (!switched || get().transcript.token !== token) return;
       if (get().transcript.loaded) await get().catchUp();
-      else await get().loadNewestPage(token, res.value.lastSeq);
+      else await get().loadNewestPage(token, switched.lastSeq);
     },
   };
 }

@@ -67,6 +67,8 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
       const sessionId = get().transcript.sessionId;
       if (!sessionId || get().transcript.token !== token) return;
       patch(token, { error: undefined });
+      // Prompts accepted by now are stored on the host: this page or the catch-up has them.
+      const accepted = get().acceptedPromptIds(sessionId);
       const res = await api['transcript:page']({ sessionId, limit });
       const t = get().transcript;
       if (t.token !== token) return;
@@ -79,6 +81,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
       const hasOlder = res.value.hasMore && res.value.events.length > 0;
       commit({ ...t, ...data, hasOlder, loaded: true, buffer: [], error: undefined });
       added(data.events);
+      get().dropPrompts(accepted);
       if (gap || data.lastSeq < hostLastSeq) await get().catchUp();
     },
 
@@ -95,7 +98,9 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
         if (res.error.code !== 'disconnected') get().pushNotice(`Could not load older messages: ${res.error.message}`);
         return;
       }
-      commit({ ...now, ...applyOlderPage(now, res.value), loadingOlder: false });
+      const next = applyOlderPage(now, res.value);
+      commit({ ...now, ...next, loadingOlder: false });
+      if (next.oldestSeq !== now.oldestSeq) added(next.events.slice(0, next.events.length - now.events.length));
     },
 
     receiveEvent(event) {

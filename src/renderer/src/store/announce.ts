@@ -1,0 +1,33 @@
+import { str } from '../lib/payload';
+import type { AppState } from './app-store';
+
+/**
+ * What a screen reader should hear, politely, between two states of the same view: a new
+ * permission request ("Permission requested: <title>") or an error that arrived live while
+ * the session is shown. Loading a session (another token, a page, a switch answer's pending
+ * requests) is not news, so historical errors are never announced.
+ */
+export function announcementFor(prev: AppState, next: AppState): string | undefined {
+  const sameView =
+    prev.currentSessionId === next.currentSessionId &&
+    prev.transcript.token === next.transcript.token &&
+    prev.transcript.loaded &&
+    next.transcript.loaded;
+  if (!sameView) return undefined;
+  const parts: string[] = [];
+  if (next.pendingPermissions !== prev.pendingPermissions) {
+    for (const [id, p] of next.pendingPermissions) {
+      if (!prev.pendingPermissions.has(id)) parts.push(`Permission requested: ${p.toolCall.title}`);
+    }
+  }
+  const before = prev.transcript.events;
+  const after = next.transcript.events;
+  // Live events only append; a page of older events (or a reload) changes the first one.
+  if (after !== before && after.length > before.length && (before.length === 0 || after[0] === before[0])) {
+    for (let i = before.length; i < after.length; i++) {
+      const e = after[i];
+      if (e?.kind === 'error') parts.push(`Error: ${str(e.payload.message) ?? 'The agent reported an error'}`);
+    }
+  }
+  return parts.length > 0 ? parts.join('. ') : undefined;
+}
