@@ -20,12 +20,13 @@ export function announcementFor(prev: AppState, next: AppState): string | undefi
       if (!prev.pendingPermissions.has(id)) parts.push(`Permission requested: ${p.toolCall.title}`);
     }
   }
-  const before = prev.transcript.events;
-  const after = next.transcript.events;
-  // Live events only append; a page of older events (or a reload) changes the first one.
-  if (after !== before && after.length > before.length && (before.length === 0 || after[0] === before[0])) {
-    for (let i = before.length; i < after.length; i++) {
-      const e = after[i];
+  // New live events are the seqs past the previous lastSeq (an older page or an eviction moves
+  // only oldestSeq). Go by seq, not by array: live appends reuse the same array.
+  const before = prev.transcript;
+  const after = next.transcript;
+  if (after.oldestSeq !== undefined && after.lastSeq > before.lastSeq) {
+    for (let seq = Math.max(before.lastSeq + 1, after.oldestSeq); seq <= after.lastSeq; seq++) {
+      const e = after.events[seq - after.oldestSeq];
       if (e?.kind === 'error') parts.push(`Error: ${str(e.payload.message) ?? 'The agent reported an error'}`);
     }
   }

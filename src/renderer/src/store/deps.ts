@@ -8,6 +8,10 @@ export interface StoreDeps {
   lastSession: { get(): string | undefined; set(id: string): void };
   /** Events per transcript page. */
   pageSize?: number;
+  /** Most events the window keeps loaded while it follows the stream (tests lower it). */
+  transcriptCap?: number;
 }
 
 export const DEFAULT_PAGE_SIZE = 200;
+/** See StoreDeps.transcriptCap. */
+export const DEFAULT_TRANSCRIPT_CAP = 5_000;

@@ -36,6 +36,7 @@ export function TranscriptView() {
   const pending = useAppStore(composerSelectors.pendingForCurrent);
   const creating = useAppStore(sessionsSelectors.isCreatingCurrent);
   const loadOlder = useAppStore((s) => s.loadOlder);
+  const setFollowing = useAppStore((s) => s.setFollowing);
 
   const count = layout.count + pending.length;
   // Stable between row additions: a new function makes the virtualizer re-measure every row.
@@ -72,8 +73,10 @@ export function TranscriptView() {
     const el = scrollRef.current;
     if (!el) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_PX;
+    // The store evicts the oldest events past its cap only while the view follows the stream.
+    setFollowing(stick.current);
     if (hasOlder && !loadingOlder && el.scrollTop < LOAD_OLDER_PX) void loadOlder();
-  }, [hasOlder, loadingOlder, loadOlder]);
+  }, [hasOlder, loadingOlder, loadOlder, setFollowing]);
 
   // Rows that do not fill the view give the user nothing to scroll up with: load more now.
   useEffect(() => {

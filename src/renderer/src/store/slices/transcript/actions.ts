@@ -1,8 +1,8 @@
 import type { SessionEventT, WireError } from '../../../../../shared/contract';
 import type { GetState, SetState } from '../../app-store';
-import { DEFAULT_PAGE_SIZE, type StoreDeps } from '../../deps';
+import { DEFAULT_PAGE_SIZE, DEFAULT_TRANSCRIPT_CAP, type StoreDeps } from '../../deps';
 import type { TranscriptView } from './initial-state';
-import { applyLiveEvent, applyOlderPage, emptyTranscriptData, mergeEvents } from './merge';
+import { applyLiveEvent, applyOlderPage, emptyTranscriptData, evictOldest, mergeEvents } from './merge';
 import { RowGrouper } from './rows';
 
 export interface TranscriptActions {
@@ -16,11 +16,20 @@ export interface TranscriptActions {
   receiveEvent(event: SessionEventT): void;
   /** Fetches everything after lastSeq (`transcript:since`, looping while hasMore). */
   catchUp(): Promise<void>;
+  /**
+   * The view reports whether it is at the bottom. Returning there evicts what older pages
+   * loaded past the cap while the user was reading them.
+   */
+  setFollowing(following: boolean): void;
 }
 
 export function createTranscriptActions(set: SetState, get: GetState, deps: StoreDeps): TranscriptActions {
   const { api } = deps;
   const limit = deps.pageSize ?? DEFAULT_PAGE_SIZE;
+  const cap = Math.max(1, deps.transcriptCap ?? DEFAULT_TRANSCRIPT_CAP);
+  // Evicting down to a fifth below the cap makes the copy and the regroup it costs happen once
+  // per cap/5 appended events, not on every one.
+  const keep = cap - Math.max(1, Math.floor(cap / 5));
   let nextToken = 1;
   // One catch-up at a time; a request for another while one runs makes it loop once more.
   let catchingUp = false;
@@ -32,6 +41,10 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
   const commit = (next: Omit<TranscriptView, 'rows'>): void => {
     set({ transcript: { ...next, rows: grouper.update(next.events) } });
   };
+
+  /** Keeps at most `cap` events while the view follows the stream; never while scrolled up. */
+  const bounded = <T extends Omit<TranscriptView, 'rows'>>(t: T): T =>
+    t.following ? { ...t, ...evictOldest(t, cap, keep) } : t;
 
   const patch = (token: number, change: Partial<Omit<TranscriptView, 'rows'>>): boolean => {
     const t = get().transcript;
@@ -55,6 +68,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
         loadingOlder: false,
         buffer: [],
         error: undefined,
+        following: true,
       });
       return token;
     },
@@ -112,11 +126,17 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
       }
       const { data, outcome } = applyLiveEvent(t, event);
       if (outcome === 'appended') {
-        commit({ ...t, ...data });
+        commit(bounded({ ...t, ...data }));
         added([event]);
       } else if (outcome === 'gap') {
         void get().catchUp();
       }
+    },
+
+    setFollowing(following) {
+      const t = get().transcript;
+      if (t.following === following) return;
+      commit(bounded({ ...t, following }));
     },
 
     async catchUp() {
@@ -143,7 +163,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
             if (!res.ok) return;
             const { data } = mergeEvents(now, res.value.events);
             if (data !== now) {
-              commit({ ...now, ...data });
+              commit(bounded({ ...now, ...data }));
               added(res.value.events.filter((e) => e.seq > now.lastSeq));
             }
             // No progress means the host has nothing newer after all; do not spin.

@@ -11,6 +11,11 @@ export interface TranscriptView extends TranscriptData {
   loadingOlder: boolean;
   buffer: readonly SessionEventT[];
   error: WireError | undefined;
+  /**
+   * The view is at the bottom, following new output (reported by the view). Only then are
+   * the oldest events evicted past the cap; a user reading older output keeps it.
+   */
+  following: boolean;
   /** `events` grouped into rows, kept in step incrementally by the transcript actions. */
   rows: RowList;
 }
@@ -28,6 +33,7 @@ export const transcriptInitialState: TranscriptState = {
     loadingOlder: false,
     buffer: [],
     error: undefined,
+    following: true,
     rows: emptyRowList,
   },
 };

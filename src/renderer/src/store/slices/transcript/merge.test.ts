@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ev, range } from '../../test/fake-api';
-import { applyLiveEvent, applyOlderPage, emptyTranscriptData, mergeEvents, type TranscriptData } from './merge';
+import {
+  applyLiveEvent,
+  applyOlderPage,
+  emptyTranscriptData,
+  eventCount,
+  evictOldest,
+  mergeEvents,
+  ownEvents,
+  type TranscriptData,
+} from './merge';
 
 const seqs = (t: TranscriptData) => t.events.map((e) => e.seq);
 
@@ -92,5 +101,65 @@ describe('applyOlderPage', () => {
     expect(more.oldestSeq).toBe(1);
     expect(more.hasOlder).toBe(false);
     expect(applyOlderPage(t, { events: [], hasMore: true }).hasOlder).toBe(false);
+  });
+});
+
+describe('live appends in place', () => {
+  it('pushes onto the same array, and an older snapshot still owns only its own events', () => {
+    const t = loaded(1, 3);
+    const a = applyLiveEvent(t, ev(4)).data;
+    const b = applyLiveEvent(a, ev(5)).data;
+    expect(b.events).toBe(t.events);
+    expect(seqs(b)).toEqual([1, 2, 3, 4, 5]);
+    expect(eventCount(t)).toBe(3);
+    expect(ownEvents(t).map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(eventCount(a)).toBe(4);
+  });
+
+  it('copies instead when a stale snapshot is appended to, leaving the newer one intact', () => {
+    const t = loaded(1, 3);
+    const newer = applyLiveEvent(t, ev(4)).data;
+    const branch = applyLiveEvent(t, ev(4, 'user_message', { text: 'other' })).data;
+    expect(branch.events).not.toBe(t.events);
+    expect(branch.events.map((e) => e.kind)).toEqual(['agent_message', 'agent_message', 'agent_message', 'user_message']);
+    expect(newer.events[3]?.kind).toBe('agent_message');
+    // Merging into the stale snapshot only sees its own events.
+    expect(seqs(mergeEvents(t, [ev(4), ev(5)]).data)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('never pushes onto the shared empty array', () => {
+    const a = applyLiveEvent(emptyTranscriptData, ev(1)).data;
+    expect(emptyTranscriptData.events).toHaveLength(0);
+    expect(applyLiveEvent(a, ev(2)).data.events).toBe(a.events);
+  });
+
+  it('appends a catch-up batch in place too', () => {
+    const t = loaded(1, 3);
+    const { data } = mergeEvents(t, range(4, 6));
+    expect(data.events).toBe(t.events);
+    expect(seqs(data)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe('evictOldest', () => {
+  it('keeps everything up to the cap', () => {
+    const t = loaded(1, 10);
+    expect(evictOldest(t, 10, 8)).toBe(t);
+  });
+
+  it('drops the oldest events down to keep, in a new array, and marks older ones as loadable', () => {
+    const t = loaded(1, 11);
+    const e = evictOldest(t, 10, 8);
+    expect(seqs(e)).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(e).toMatchObject({ oldestSeq: 4, lastSeq: 11, hasOlder: true });
+    expect(e.events).not.toBe(t.events);
+    expect(seqs(t)).toHaveLength(11);
+  });
+
+  it('keeps hasOlder when an older page no longer reaches the evicted run', () => {
+    const t = evictOldest(loaded(1, 11), 10, 8);
+    expect(applyOlderPage(t, { events: range(1, 2), hasMore: false })).toBe(t);
+    const back = applyOlderPage(t, { events: range(1, 3), hasMore: false });
+    expect(back).toMatchObject({ oldestSeq: 1, hasOlder: false });
   });
 });

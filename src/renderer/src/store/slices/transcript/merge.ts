@@ -4,6 +4,14 @@ import type { SessionEventT } from '../../../../../shared/contract';
  * The loaded part of one session's transcript. Invariant: `events` is sorted by seq and has no
  * holes, so the event with seq `s` sits at index `s - oldestSeq`: keyed by seq without a Map
  * that would have to be copied on every streamed chunk.
+ *
+ * Live appends are O(1): `applyLiveEvent` pushes onto the same array (see `appendInPlace`), so
+ * `events` keeps its identity while `lastSeq` moves. A snapshot owns only its first
+ * `eventCount(t)` entries; a later snapshot may have pushed more onto the shared array. Code
+ * that compares two snapshots (subscribers, `RowGrouper`) must go by `eventCount` / `lastSeq`,
+ * never by `events.length` or array identity. The current state's `events.length` is exact.
+ * Anything that is not an append (a page, an eviction) builds a new array, so the indices of
+ * an older snapshot stay valid.
  */
 export interface TranscriptData {
   readonly events: readonly SessionEventT[];
@@ -14,8 +22,11 @@ export interface TranscriptData {
   readonly hasOlder: boolean;
 }
 
+/** Frozen, so an append never pushes onto the shared empty array. */
+const NO_EVENTS: readonly SessionEventT[] = Object.freeze([]);
+
 export const emptyTranscriptData: TranscriptData = {
-  events: [],
+  events: NO_EVENTS,
   lastSeq: 0,
   oldestSeq: undefined,
   hasOlder: false,
@@ -23,7 +34,31 @@ export const emptyTranscriptData: TranscriptData = {
 
 export type LiveOutcome = 'appended' | 'duplicate' | 'gap';
 
-/** The fast path for a pushed event: O(1) decisions, one array copy. */
+/** How many events snapshot `t` holds (its `events` array may be longer; see TranscriptData). */
+export function eventCount(t: TranscriptData): number {
+  return t.oldestSeq === undefined || t.events.length === 0 ? 0 : t.lastSeq - t.oldestSeq + 1;
+}
+
+/** The events `t` owns, exactly: the array itself unless a later snapshot appended to it. */
+export function ownEvents(t: TranscriptData): readonly SessionEventT[] {
+  const n = eventCount(t);
+  return t.events.length === n ? t.events : t.events.slice(0, n);
+}
+
+/**
+ * `events` plus `e`: pushed onto the same array when `t` is its newest snapshot (O(1)
+ * amortised), copied only when that is not safe (the frozen empty array, or a stale snapshot
+ * that another append already extended).
+ */
+function appendInPlace(t: TranscriptData, e: SessionEventT): readonly SessionEventT[] {
+  const n = eventCount(t);
+  if (n === 0) return [e];
+  if (t.events.length !== n || Object.isFrozen(t.events)) return [...t.events.slice(0, n), e];
+  (t.events as SessionEventT[]).push(e);
+  return t.events;
+}
+
+/** The fast path for a pushed event: O(1) decisions, O(1) amortised append. */
 export function applyLiveEvent(
   t: TranscriptData,
   e: SessionEventT,
@@ -33,7 +68,7 @@ export function applyLiveEvent(
   return {
     data: {
       ...t,
-      events: [...t.events, e],
+      events: appendInPlace(t, e),
       lastSeq: e.seq,
       oldestSeq: t.oldestSeq ?? e.seq,
     },
@@ -53,7 +88,7 @@ export function mergeEvents(
 ): { data: TranscriptData; gap: boolean } {
   if (incoming.length === 0) return { data: t, gap: false };
   const sorted = [...incoming].sort((a, b) => a.seq - b.seq);
-  let base = t.events;
+  let base = ownEvents(t);
   let low = t.oldestSeq;
   let high = t.lastSeq;
   if (base.length === 0 || low === undefined) {
@@ -88,8 +123,11 @@ export function mergeEvents(
     wantNewer++;
   }
 
-  if (prepend.length === 0 && append.length === 0 && base === t.events) return { data: t, gap };
-  const events = [...prepend, ...base, ...append];
+  if (prepend.length === 0 && append.length === 0 && eventCount(t) > 0) return { data: t, gap };
+  // A catch-up that only extends the newest snapshot appends in place, like a live event.
+  const inPlace = prepend.length === 0 && base === t.events && !Object.isFrozen(base);
+  const events = inPlace ? base : [...prepend, ...base, ...append];
+  if (inPlace) for (const e of append) (base as SessionEventT[]).push(e);
   return {
     data: {
       ...t,
@@ -107,5 +145,20 @@ export function applyOlderPage(
   page: { events: readonly SessionEventT[]; hasMore: boolean },
 ): TranscriptData {
   const { data } = mergeEvents(t, page.events);
+  // A page that no longer reaches the run (the oldest events were evicted while it loaded)
+  // says nothing about what lies before `oldestSeq` now.
+  if (data === t && page.events.length > 0) return t;
   return { ...data, hasOlder: page.events.length > 0 && page.hasMore };
+}
+
+/**
+ * Drops the oldest events once more than `cap` are loaded, down to `keep` (below `cap`, so
+ * the copy and the regroup it causes happen once per `cap - keep` appends, not per event).
+ * The dropped ones are still on the host: `hasOlder` is set and `loadOlder` fetches them again.
+ */
+export function evictOldest(t: TranscriptData, cap: number, keep: number): TranscriptData {
+  const n = eventCount(t);
+  if (n <= cap || t.oldestSeq === undefined) return t;
+  const drop = n - Math.max(1, Math.min(keep, cap));
+  return { ...t, events: t.events.slice(drop, n), oldestSeq: t.oldestSeq + drop, hasOlder: true };
 }

@@ -162,6 +162,19 @@ describe('RowGrouper', () => {
     expect(after.at(1)).toBe(before.at(1));
   });
 
+  it('folds events pushed onto the same array in place, without a regroup', () => {
+    const events = [ev(1, 'user_message', { text: 'hi' }), ev(2, 'agent_message', { text: 'a' })];
+    const grouper = new RowGrouper();
+    const before = grouper.update(events);
+    events.push(ev(3, 'agent_message', { text: 'b' }), ev(4, 'error', { message: 'x' }));
+    const after = grouper.update(events);
+    expect(after).not.toBe(before);
+    expect(grouper.stats).toEqual({ folded: 4, regroups: 0 });
+    expect(all(after)).toEqual(buildRows([...events]));
+    expect(before.count).toBe(2);
+    expect(grouper.update(events)).toBe(after);
+  });
+
   it('answers the same list for the same events and for invisible events', () => {
     const events = [ev(1, 'agent_message', { text: 'a' })];
     const grouper = new RowGrouper();

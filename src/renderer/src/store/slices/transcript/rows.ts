@@ -154,7 +154,8 @@ export const emptyRowList: RowList = (() => {
  * a tool call and its later updates become one card where the call first appeared, a plan is
  * shown once per turn with its latest entries, and a permission request row gets its outcome.
  *
- * Incremental: `update` folds only the events appended since the previous call, so a long
+ * Incremental: `update` folds only the events appended since the previous call (a new array
+ * that starts with the folded ones, or the same array grown in place), so a long
  * stream costs O(1) per event (an update to an earlier card or plan is a replace at a known
  * index). Only a change that is not an append (an older page prepended, another session)
  * regroups from scratch. Snapshots share one backing array that only grows or has a row
@@ -168,6 +169,8 @@ export class RowGrouper {
   /** The row that a following chunk of the same kind may extend. */
   private open: { index: number; kind: 'agent' | 'thought' } | undefined;
   private source: readonly SessionEventT[] = [];
+  /** How many events of `source` are folded: the store appends to the same array in place. */
+  private folded = 0;
   private first: SessionEventT | undefined;
   private last: SessionEventT | undefined;
   private changed = false;
@@ -176,8 +179,8 @@ export class RowGrouper {
   readonly stats = { folded: 0, regroups: 0 };
 
   update(events: readonly SessionEventT[]): RowList {
-    if (events === this.source) return this.list;
-    const folded = this.source.length;
+    if (events === this.source && events.length === this.folded) return this.list;
+    const folded = this.folded;
     const appended =
       folded === 0 || (events.length >= folded && events[0] === this.first && events[folded - 1] === this.last);
     const countBefore = this.rows.length;
@@ -190,6 +193,7 @@ export class RowGrouper {
     this.changed = regrouped;
     for (let i = appended ? folded : 0; i < events.length; i++) this.fold(events[i] as SessionEventT);
     this.source = events;
+    this.folded = events.length;
     this.first = events[0];
     this.last = events[events.length - 1];
     if (!this.changed) return this.list;

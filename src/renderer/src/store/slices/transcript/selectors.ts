@@ -24,7 +24,9 @@ function rowAt(s: AppState, index: number): Row | undefined {
 }
 
 export const transcriptSelectors = {
+  /** Same array while live events are appended in place: subscribe to `lastSeq` to see them. */
   events: (s: AppState) => s.transcript.events,
+  lastSeq: (s: AppState) => s.transcript.lastSeq,
   /** Changes only when rows are added or regrouped (see RowList.layout). */
   layout: (s: AppState) => s.transcript.rows.layout,
   rowAt,
