@@ -15,6 +15,7 @@ import { MAX_TIMER_MS, systemClock, type Clock } from '../util/clock';
 import { FakeClock } from '../util/fake-clock';
 import { silentLogger, type Logger } from '../util/log';
 import { SessionHost } from './session-host';
+import { captureLogger, type LogEntry } from '../test-support/capture-logger';
 
 const IDLE = 60_000;
 const INTERVAL = 10_000;
@@ -28,40 +29,7 @@ afterEach(async () => {
   h = undefined;
 });
 
-interface LogEntry {
-  level: string;
-  msg: string;
-  fields?: Record<string, unknown>;
-}
 
-function captureLogger(entries: LogEntry[]): Logger {
-  const log: Logger = {
-    debug: (msg, fields) => entries.push({ level: 'debug', msg, ...(fields ? { fields } : {}) }),
-    info: (msg, fields) => entries.push({ level: 'info', msg, ...(fields ? { fields } : {}) }),
-    warn: (msg, fields) => entries.push({ level: 'warn', msg, ...(fields ? { fields } : {}) }),
-    error: (msg, fields) => entries.push({ level: 'error', msg, ...(fields ? { fields } : {}) }),
-    child: () => log,
-  };
-  return log;
-}
-
-/** Resolves once `check` holds, re-checked after every event the window receives. */
-function until(w: TestWindow, check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  if (check()) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      w.emitter.off('event', listener);
-      reject(new Error(`timed out waiting for ${what}`));
-    }, timeoutMs);
-    const listener = (): void => {
-      if (!check()) return;
-      clearTimeout(timer);
-      w.emitter.off('event', listener);
-      resolve();
-    };
-    w.emitter.on('event', listener);
-  });
-}
 
 const updates = (w: TestWindow, sessionId: string, from = 0): SessionViewT[] =>
   w.events
@@ -88,7 +56,7 @@ async function watchedSession(w: TestWindow, prompts: string[] = ['hello']): Pro
   await w.call('sessions:switch', { sessionId: id });
   for (const [i, text] of prompts.entries()) {
     await send(w, id, text);
-    await until(w, () => w.sessionEvents(id).filter((e) => e.kind === 'turn_ended').length === i + 1, `turn ${i + 1}`);
+    await w.until(() => w.sessionEvents(id).filter((e) => e.kind === 'turn_ended').length === i + 1, `turn ${i + 1}`);
   }
   return id;
 }
@@ -205,7 +173,7 @@ describe('idle reaper (host): the predicate, each clause failing alone keeps the
 
     const mark = w.events.length;
     await w.call('prompt:cancel', { sessionId: id });
-    await until(w, () => updates(w, id, mark).some((v) => !v.running), 'turn end');
+    await w.until(() => updates(w, id, mark).some((v) => !v.running), 'turn end');
     await clock.advance(IDLE);
     await host.reaper.tick();
     expect(stateOf(id)).toEqual({ state: 'ENDED', reason: 'idle_timeout' });
@@ -242,8 +210,8 @@ describe('idle reaper (host): the predicate, each clause failing alone keeps the
     // A prompt while nobody watches: activity now, though the last window left long ago.
     const mark = w.events.length;
     await send(w, id, 'are you there');
-    await until(w, () => updates(w, id, mark).some((v) => v.running), 'turn start');
-    await until(w, () => updates(w, id, mark).some((v, i, all) => !v.running && all.slice(0, i).some((u) => u.running)), 'turn end');
+    await w.until(() => updates(w, id, mark).some((v) => v.running), 'turn start');
+    await w.until(() => updates(w, id, mark).some((v, i, all) => !v.running && all.slice(0, i).some((u) => u.running)), 'turn end');
     await clock.advance(IDLE - 1);
     await host.reaper.tick();
     expect(stateOf(id).state).toBe('DETACHED');
@@ -309,7 +277,7 @@ describe('idle reaper (host): races', () => {
     expect(sent).toBe(true);
     expect(stateOf(id).state).toBe('DETACHED');
     expect(closeRequests(methods)).toBe(0);
-    await until(w, () => updates(w, id, mark).some((v, i, all) => !v.running && all.slice(0, i).some((u) => u.running)), 'the prompt answered');
+    await w.until(() => updates(w, id, mark).some((v, i, all) => !v.running && all.slice(0, i).some((u) => u.running)), 'the prompt answered');
     host.eventLog.flush();
     const page = await w.call('transcript:since', { sessionId: id, afterSeq: 0 });
     expect(page.events.filter((e) => e.kind === 'agent_message').map((e) => e.payload.text).join('')).toContain('Echo: one more thing');

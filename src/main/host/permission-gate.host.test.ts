@@ -20,23 +20,6 @@ afterEach(async () => {
   h = undefined;
 });
 
-/** Resolves once `check` holds, re-checked after every event the window receives. */
-function until(w: TestWindow, check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  if (check()) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      w.emitter.off('event', listener);
-      reject(new Error(`timed out waiting for ${what}`));
-    }, timeoutMs);
-    const listener = (): void => {
-      if (!check()) return;
-      clearTimeout(timer);
-      w.emitter.off('event', listener);
-      resolve();
-    };
-    w.emitter.on('event', listener);
-  });
-}
 
 function eventsNamed<P>(w: TestWindow, event: string, from = 0): P[] {
   return w.events.slice(from).filter((e) => e.event === event).map((e) => e.payload as P);
@@ -180,7 +163,7 @@ describe('permission gate (host): windows watching', () => {
     await elsewhere.waitFor('session:updated', (v) => v.id === id && v.pendingPermissions === 1);
     const mark = elsewhere.events.length;
     await watching.call('permissions:answer', { requestId: req.requestId, sessionId: id, optionId: 'allow_once' });
-    await until(elsewhere, () => eventsNamed<{ id: string; pendingPermissions: number }>(elsewhere, 'session:updated', mark).some((v) => v.id === id && v.pendingPermissions === 0), 'badge cleared');
+    await elsewhere.until(() => eventsNamed<{ id: string; pendingPermissions: number }>(elsewhere, 'session:updated', mark).some((v) => v.id === id && v.pendingPermissions === 0), 'badge cleared');
     expect(eventsNamed(elsewhere, 'permission:requested')).toEqual([]);
     expect(eventsNamed(elsewhere, 'permission:resolved')).toEqual([]);
   });
@@ -203,7 +186,7 @@ describe('permission gate (host): nobody watching', () => {
     const mark = w.events.length;
     await clock.advance(1);
     expect(h.host.gate.countFor(id)).toBe(0);
-    await until(w, () => eventsNamed<{ id: string; running: boolean }>(w, 'session:updated', mark).some((v) => v.id === id && !v.running), 'turn end');
+    await w.until(() => eventsNamed<{ id: string; running: boolean }>(w, 'session:updated', mark).some((v) => v.id === id && !v.running), 'turn end');
 
     const events = await transcript(w, id);
     expect(agentSaid(events)).toContain('Permission outcome: reject_once');
@@ -249,7 +232,7 @@ describe('permission gate (host): nobody watching', () => {
       await send(w, id, `/permission Edit ${id}`);
       await clock.advance(1_000);
     }
-    await until(w, () => h!.host.gate.size === 3, 'three pending requests');
+    await w.until(() => h!.host.gate.size === 3, 'three pending requests');
     expect(h.host.timers.size).toBe(3);
     expect(h.host.timers.isArmed).toBe(true);
     expect(clock.pendingTimers).toBe(1);
@@ -377,12 +360,12 @@ describe('permission gate (host): remembered rules', () => {
     await send(w, s1, '/permission First edit');
     const first = await requestedIn(w, s1);
     await w.call('permissions:answer', { requestId: first.requestId, sessionId: s1, optionId: 'allow_always' });
-    await until(w, () => turnsEnded(s1) === 1, 'first turn');
+    await w.until(() => turnsEnded(s1) === 1, 'first turn');
     const rules = await w.call('permissions:rules', { sessionId: s1 });
     expect(rules).toEqual([expect.objectContaining({ sessionId: s1, toolKind: 'edit', decision: 'allow_always' })]);
 
     await send(w, s1, '/permission Second edit');
-    await until(w, () => turnsEnded(s1) === 2, 'second turn');
+    await w.until(() => turnsEnded(s1) === 2, 'second turn');
     expect(eventsNamed<PermissionViewT>(w, 'permission:requested').filter((p) => p.sessionId === s1)).toHaveLength(1);
     let events = await transcript(w, s1);
     expect(agentSaid(events).match(/Permission outcome: \w+/g)).toEqual(['Permission outcome: allow_always', 'Permission outcome: allow_always']);
@@ -401,13 +384,13 @@ describe('permission gate (host): remembered rules', () => {
     await send(w, s1, '/permission Third edit');
     const third = await w.waitFor('permission:requested', (p) => p.sessionId === s1 && p.toolCall.title === 'Third edit');
     await w.call('permissions:answer', { requestId: third.requestId, sessionId: s1, optionId: 'reject_always' });
-    await until(w, () => turnsEnded(s1) === 3, 'third turn');
+    await w.until(() => turnsEnded(s1) === 3, 'third turn');
     events = await transcript(w, s1);
     expect(agentSaid(events)).toContain('Permission outcome: reject_always');
     expect(await w.call('permissions:rules', { sessionId: s1 })).toEqual([expect.objectContaining({ toolKind: 'edit', decision: 'reject_always' })]);
 
     await send(w, s1, '/permission Fourth edit');
-    await until(w, () => turnsEnded(s1) === 4, 'fourth turn');
+    await w.until(() => turnsEnded(s1) === 4, 'fourth turn');
     events = await transcript(w, s1);
     expect(resolvedEvents(events).at(-1)).toMatchObject({ optionId: 'reject_always', decider: { kind: 'rule' } });
     expect(eventsNamed<PermissionViewT>(w, 'permission:requested').filter((p) => p.sessionId === s1)).toHaveLength(2);

@@ -5,29 +5,13 @@ import type { SessionStateT } from '../../shared/contract';
 import { Store } from '../store/store';
 import { tempDir } from '../test-support/temp-dir';
 import { FakeClock, flushMicrotasks } from '../util/fake-clock';
-import type { Logger } from '../util/log';
 import { TimerQueue } from '../util/timer-queue';
 import { IdleReaper, keepReason, type IdleFacts } from './idle-reaper';
+import { captureLogger, type LogEntry } from '../test-support/capture-logger';
 
 const IDLE = 5_000;
 const INTERVAL = 1_000;
 
-interface LogEntry {
-  level: string;
-  msg: string;
-  fields?: Record<string, unknown>;
-}
-
-function captureLogger(entries: LogEntry[]): Logger {
-  const log: Logger = {
-    debug: (msg, fields) => entries.push({ level: 'debug', msg, ...(fields ? { fields } : {}) }),
-    info: (msg, fields) => entries.push({ level: 'info', msg, ...(fields ? { fields } : {}) }),
-    warn: (msg, fields) => entries.push({ level: 'warn', msg, ...(fields ? { fields } : {}) }),
-    error: (msg, fields) => entries.push({ level: 'error', msg, ...(fields ? { fields } : {}) }),
-    child: () => log,
-  };
-  return log;
-}
 
 function deferred(): { promise: Promise<void>; resolve(): void } {
   let resolve!: () => void;

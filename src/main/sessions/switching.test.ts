@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionEventT, SwitchResultT } from '../../shared/contract';
 import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
 import { FakeClock } from '../util/fake-clock';
+import { range } from '../test-support/capture-logger';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -11,7 +12,6 @@ afterEach(async () => {
   h = undefined;
 });
 
-const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
 /** Two sessions the window can switch between; it watches `a` and has answered `first` there. */
 async function twoSessions(w: TestWindow): Promise<{ a: string; b: string }> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
+import { range } from '../test-support/capture-logger';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -9,7 +10,6 @@ afterEach(async () => {
   h = undefined;
 });
 
-const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
 /** A started session every given window watches (all switched before anything was stored). */
 async function watchedBy(harness: Harness, windows: TestWindow[]): Promise<string> {

@@ -132,6 +132,24 @@ export class TestWindow {
     return this.waitFor('session:event', (e) => e.sessionId === sessionId && (e.kind === 'turn_ended'), timeoutMs);
   }
 
+  /** Resolves once `check` holds, re-checked after every event this window receives. */
+  until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+    if (check()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.emitter.off('event', listener);
+        reject(new Error(`timed out waiting for ${what}`));
+      }, timeoutMs);
+      const listener = (): void => {
+        if (!check()) return;
+        clearTimeout(timer);
+        this.emitter.off('event', listener);
+        resolve();
+      };
+      this.emitter.on('event', listener);
+    });
+  }
+
   dispose(): void {
     this.handle.dispose();
   }
