@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { AppError, toWireError } from '../../shared/errors';
+import { AppError } from '../../shared/errors';
 import type { SessionViewT } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { Broker, BrokerExit } from '../brokers/broker';
@@ -15,6 +15,7 @@ import type { TimerQueue } from '../util/timer-queue';
 import { recoverSessions } from './recovery';
 import { SessionRegistry } from './session-registry';
 import { describeAgentError, startAgentSession } from './session-starter';
+import { errorPayload, playTurn } from './prompt-turn';
 import { LIVE_STATES, ROUTABLE, transition } from './state-machine';
 import type { MappedEvent } from './update-mapper';
 import { type Watchers } from './watchers';
@@ -361,36 +362,12 @@ export class SessionService {
       this.o.changed(sessionId);
       return;
     }
-    const broker = live.broker as Broker;
     const turn: Turn = { clientMessageId, cancelled: false };
-    const abandoned = new Promise<'abandoned'>((resolve) => (turn.abandon = () => resolve('abandoned')));
     live.turn = turn;
     this.o.log.append(sessionId, 'turn_started', { clientMessageId });
     this.o.changed(sessionId);
-    const sent = live.seed ? live.seed + text : text;
-    live.seed = undefined;
     try {
-      const request = broker.request(acp.methods.agent.session.prompt, {
-        sessionId: live.acpSessionId as string,
-        prompt: [{ type: 'text', text: sent }],
-      });
-      const res = await Promise.race([request, abandoned]);
-      if (res === 'abandoned') {
-        request.catch(() => {});
-        if (turn.closed) return; // the close recorded the end
-        const seconds = Math.round(this.o.stopGraceMs / 100) / 10;
-        this.o.log.append(sessionId, 'notice', { text: `${broker.agent.name} did not stop within ${seconds} s of Stop; Switchboard stopped waiting for it.` });
-        this.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId, reason: 'agent_ignored_cancel' });
-      } else if (!live.isDetached) {
-        this.o.log.append(sessionId, 'turn_ended', { stopReason: res.stopReason, clientMessageId });
-      }
-    } catch (err) {
-      // A close cancelled this turn and recorded its end; anything else is an error to show.
-      if (!turn.closed) {
-        const error = broker.isAlive ? describeAgentError(broker.agent, 'session/prompt', err) : broker.exitError();
-        this.o.log.append(sessionId, 'error', errorPayload(error));
-        this.o.log.append(sessionId, 'turn_ended', { stopReason: turn.cancelled ? 'cancelled' : 'error', clientMessageId });
-      }
+      await playTurn(live, turn, text, { log: this.o.log, stopGraceMs: this.o.stopGraceMs });
     } finally {
       this.o.timers.cancel(`stop:${sessionId}`);
       if (live.turn === turn) live.turn = undefined;
@@ -440,10 +417,4 @@ export class SessionService {
   private assertOpen(): void {
     if (this.stopping) throw new AppError('shutting_down', 'Switchboard is shutting down');
   }
-}
-
-function errorPayload(err: AppError): Record<string, unknown> {
-  const wire = toWireError(err);
-  const details = (err.details ?? {}) as { stderrTail?: string[] };
-  return { code: wire.code, message: wire.message, ...(details.stderrTail?.length ? { stderrTail: details.stderrTail } : {}) };
 }

@@ -1,0 +1,56 @@
+import * as acp from '@agentclientprotocol/sdk';
+import { toWireError, type AppError } from '../../shared/errors';
+import type { Broker } from '../brokers/broker';
+import type { EventLog } from '../store/event-log';
+import type { LiveSession, Turn } from './live-session';
+import { describeAgentError } from './session-starter';
+
+export interface TurnDeps {
+  log: EventLog;
+  /** How long after Stop the turn waits for the agent (`turn.abandon` fires then). */
+  stopGraceMs: number;
+}
+
+/**
+ * Sends one prompt to the live agent session and records how the turn ended: the agent's stop
+ * reason, an error (with the agent's stderr tail when it died), or — when the agent ignored
+ * Stop until `turn.abandon` fired — a cancelled end without it. A close records the end itself.
+ */
+export async function playTurn(live: LiveSession, turn: Turn, text: string, deps: TurnDeps): Promise<void> {
+  const { log } = deps;
+  const sessionId = live.id;
+  const { clientMessageId } = turn;
+  const broker = live.broker as Broker;
+  const abandoned = new Promise<'abandoned'>((resolve) => (turn.abandon = () => resolve('abandoned')));
+  const sent = live.seed ? live.seed + text : text;
+  live.seed = undefined;
+  try {
+    const request = broker.request(acp.methods.agent.session.prompt, {
+      sessionId: live.acpSessionId as string,
+      prompt: [{ type: 'text', text: sent }],
+    });
+    const res = await Promise.race([request, abandoned]);
+    if (res === 'abandoned') {
+      request.catch(() => {});
+      if (turn.closed) return; // the close recorded the end
+      const seconds = Math.round(deps.stopGraceMs / 100) / 10;
+      log.append(sessionId, 'notice', { text: `${broker.agent.name} did not stop within ${seconds} s of Stop; Switchboard stopped waiting for it.` });
+      log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId, reason: 'agent_ignored_cancel' });
+    } else if (!live.isDetached) {
+      log.append(sessionId, 'turn_ended', { stopReason: res.stopReason, clientMessageId });
+    }
+  } catch (err) {
+    // A close cancelled this turn and recorded its end; anything else is an error to show.
+    if (turn.closed) return;
+    const error = broker.isAlive ? describeAgentError(broker.agent, 'session/prompt', err) : broker.exitError();
+    log.append(sessionId, 'error', errorPayload(error));
+    log.append(sessionId, 'turn_ended', { stopReason: turn.cancelled ? 'cancelled' : 'error', clientMessageId });
+  }
+}
+
+/** An error as a transcript event payload (the stderr tail of a dead agent included). */
+export function errorPayload(err: AppError): Record<string, unknown> {
+  const wire = toWireError(err);
+  const details = (err.details ?? {}) as { stderrTail?: string[] };
+  return { code: wire.code, message: wire.message, ...(details.stderrTail?.length ? { stderrTail: details.stderrTail } : {}) };
+}
