@@ -37,6 +37,15 @@ function requestedIn(w: TestWindow, sessionId: string): Promise<PermissionViewT>
   return w.waitFor('permission:requested', (p) => p.sessionId === sessionId);
 }
 
+/** A window watching a session whose demo agent is waiting on `/permission Edit greeting.txt`. */
+async function pendingRequest(): Promise<{ w: TestWindow; id: string; req: PermissionViewT }> {
+  const w = h!.window('window 1');
+  const id = await createSession(w);
+  await w.call('sessions:switch', { sessionId: id });
+  await send(w, id, '/permission Edit greeting.txt');
+  return { w, id, req: await requestedIn(w, id) };
+}
+
 async function transcript(w: TestWindow, sessionId: string): Promise<SessionEventT[]> {
   h!.host.eventLog.flush();
   return (await w.call('transcript:since', { sessionId, afterSeq: 0 })).events;
@@ -245,11 +254,7 @@ describe('permission gate (host): nobody watching', () => {
 describe('permission gate (host): withdrawn requests answer cancelled', () => {
   it('answers cancelled on prompt:cancel and closes the dialogs', async () => {
     h = await startHarness();
-    const w = h.window('window 1');
-    const id = await createSession(w);
-    await w.call('sessions:switch', { sessionId: id });
-    await send(w, id, '/permission Edit greeting.txt');
-    const req = await requestedIn(w, id);
+    const { w, id, req } = await pendingRequest();
     await w.call('prompt:cancel', { sessionId: id });
     await w.waitFor('permission:resolved', (p) => p.requestId === req.requestId);
     await w.waitIdle(id);
@@ -261,11 +266,7 @@ describe('permission gate (host): withdrawn requests answer cancelled', () => {
 
   it('answers cancelled when the session is closed and closes the dialogs', async () => {
     h = await startHarness();
-    const w = h.window('window 1');
-    const id = await createSession(w);
-    await w.call('sessions:switch', { sessionId: id });
-    await send(w, id, '/permission Edit greeting.txt');
-    const req = await requestedIn(w, id);
+    const { w, id, req } = await pendingRequest();
     const acpId = h.host.store.sessions.get(id)!.acp_session_id!;
     const closed = await w.call('sessions:close', { sessionId: id });
     expect(closed.state).toBe('ENDED');
@@ -278,11 +279,7 @@ describe('permission gate (host): withdrawn requests answer cancelled', () => {
 
   it('answers cancelled when the agent process dies and closes the dialogs', async () => {
     h = await startHarness();
-    const w = h.window('window 1');
-    const id = await createSession(w);
-    await w.call('sessions:switch', { sessionId: id });
-    await send(w, id, '/permission Edit greeting.txt');
-    const req = await requestedIn(w, id);
+    const { w, id, req } = await pendingRequest();
     const pid = h.host.pool.brokerOf(id)!.pid!;
     process.kill(pid, 'SIGKILL');
     await w.waitFor('permission:resolved', (p) => p.requestId === req.requestId);
@@ -295,11 +292,7 @@ describe('permission gate (host): withdrawn requests answer cancelled', () => {
 
   it('answers cancelled when the host quits and closes the dialogs', async () => {
     h = await startHarness();
-    const w = h.window('window 1');
-    const id = await createSession(w);
-    await w.call('sessions:switch', { sessionId: id });
-    await send(w, id, '/permission Edit greeting.txt');
-    const req = await requestedIn(w, id);
+    const { w, id, req } = await pendingRequest();
     const acpId = h.host.store.sessions.get(id)!.acp_session_id!;
     await h.host.shutdown();
     expect(eventsNamed(w, 'permission:resolved')).toEqual([{ requestId: req.requestId, sessionId: id }]);

@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Broker, SessionSink } from '../brokers/broker';
-import { isStateUpdate, mapUpdate, type MappedEvent } from './update-mapper';
+import { defined, isStateUpdate, mapUpdate, type MappedEvent } from './update-mapper';
 
 export interface Turn {
   clientMessageId: string;
@@ -82,12 +82,13 @@ export class LiveSession implements SessionSink {
     // Agents often send only the tool call id here; the dialog (and "always" rules, keyed by
     // kind) need the title, kind and locations the earlier tool_call carried.
     const known = this.toolCalls.get(request.toolCall.toolCallId);
-    const toolCall = known ? { ...known, ...definedFields(request.toolCall) } : request.toolCall;
+    const toolCall = known ? { ...known, ...defined(request.toolCall) } : request.toolCall;
     return this.hooks.permission(this.id, { ...request, toolCall }, signal);
   }
 
   private rememberToolCall(update: acp.ToolCallUpdate): void {
-    const merged = { ...this.toolCalls.get(update.toolCallId), ...definedFields(update) } as acp.ToolCallUpdate;
+    const { sessionUpdate: _kind, ...fields } = update as acp.ToolCallUpdate & { sessionUpdate?: string };
+    const merged = { ...this.toolCalls.get(update.toolCallId), ...defined(fields) } as acp.ToolCallUpdate;
     this.toolCalls.delete(update.toolCallId);
     this.toolCalls.set(update.toolCallId, merged);
     // Only recent calls can still ask for permission: keep the memory bounded.
@@ -96,7 +97,3 @@ export class LiveSession implements SessionSink {
 }
 
 const MAX_REMEMBERED_TOOL_CALLS = 64;
-
-function definedFields<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== undefined && v !== null && k !== 'sessionUpdate')) as Partial<T>;
-}

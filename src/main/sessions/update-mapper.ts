@@ -23,8 +23,10 @@ function contentText(block: acp.ContentBlock): string {
   }
 }
 
-const defined = (o: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null));
+/** The fields of `o` that carry a value (ACP sends absent fields as undefined or null). */
+export function defined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+}
 
 /**
  * Turns one ACP `session/update` into the stored event it becomes, or undefined for updates
