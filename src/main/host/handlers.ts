@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { AppError } from '../../shared/errors';
 import { VERSION } from '../../shared/version';
-import type { Handlers } from '../transport/dispatch';
+import type { Handlers } from './dispatch';
 import type { HostParts } from './host-parts';
 
 function assertFolder(cwd: string): void {

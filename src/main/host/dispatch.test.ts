@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commands } from '../../shared/contract';
-import { createHandlers } from '../host/handlers';
 import { startHarness, type Harness } from '../test-support/host-harness';
 import { createDispatcher, type Handlers } from './dispatch';
+import { createHandlers } from './handlers';
 
 let h: Harness | undefined;
 afterEach(async () => {
