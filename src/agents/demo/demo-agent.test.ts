@@ -5,7 +5,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { SessionNotification, SessionUpdate } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COMMAND_NAMES } from './commands';
-import { DemoAgentProcess, isText } from './test-client';
+import { DemoAgentProcess, isText } from '../test-support/demo-agent-process';
 
 let dataDir: string;
 const started: DemoAgentProcess[] = [];

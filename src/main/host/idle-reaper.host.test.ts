@@ -12,7 +12,7 @@ import { isAlive } from '../brokers/process-info';
 import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
 import { tempDir } from '../test-support/temp-dir';
 import { MAX_TIMER_MS, systemClock, type Clock } from '../util/clock';
-import { FakeClock } from '../util/fake-clock';
+import { FakeClock } from '../test-support/fake-clock';
 import { silentLogger, type Logger } from '../util/log';
 import { SessionHost } from './session-host';
 import { captureLogger, type LogEntry } from '../test-support/capture-logger';

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PermissionViewT, SessionEventT } from '../../shared/contract';
 import { isAlive } from '../brokers/process-info';
 import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
-import { FakeClock } from '../util/fake-clock';
+import { FakeClock } from '../test-support/fake-clock';
 
 let h: Harness | undefined;
 afterEach(async () => {

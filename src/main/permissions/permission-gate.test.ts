@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PermissionViewT } from '../../shared/contract';
 import { Store } from '../store/store';
 import { tempDir } from '../test-support/temp-dir';
-import { FakeClock, flushMicrotasks } from '../util/fake-clock';
+import { FakeClock, flushMicrotasks } from '../test-support/fake-clock';
 import { TimerQueue } from '../util/timer-queue';
 import { PermissionGate } from './permission-gate';
 

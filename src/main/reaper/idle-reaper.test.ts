@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionStateT } from '../../shared/contract';
 import { Store } from '../store/store';
 import { tempDir } from '../test-support/temp-dir';
-import { FakeClock, flushMicrotasks } from '../util/fake-clock';
+import { FakeClock, flushMicrotasks } from '../test-support/fake-clock';
 import { TimerQueue } from '../util/timer-queue';
 import { IdleReaper, keepReason, type IdleFacts } from './idle-reaper';
 import { captureLogger, type LogEntry } from '../test-support/capture-logger';

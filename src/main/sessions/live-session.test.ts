@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Broker, defaultSpawn, type SessionSink } from '../brokers/broker';
 import { demoAgent } from '../host/agents';
 import { tempDir } from '../test-support/temp-dir';
-import { FakeClock } from '../util/fake-clock';
+import { FakeClock } from '../test-support/fake-clock';
 import { silentLogger } from '../util/log';
 import { LiveSession } from './live-session';
 import type { MappedEvent } from './update-mapper';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { overrideCapabilities, spyAcp, unansweredPrompts } from '../test-support/acp-spy';
 import { startHarness, type Harness } from '../test-support/host-harness';
 import { scriptedAgent } from '../test-support/scripted-agent';
-import { FakeClock } from '../util/fake-clock';
+import { FakeClock } from '../test-support/fake-clock';
 
 let h: Harness | undefined;
 afterEach(async () => {

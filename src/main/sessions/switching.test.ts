@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionEventT, SwitchResultT } from '../../shared/contract';
 import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
-import { FakeClock } from '../util/fake-clock';
+import { FakeClock } from '../test-support/fake-clock';
 import { range } from '../test-support/capture-logger';
 
 let h: Harness | undefined;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { Store } from './store';
 import { EventLog } from './event-log';
-import { FakeClock } from '../util/fake-clock';
+import { FakeClock } from '../test-support/fake-clock';
 import { tempDir } from '../test-support/temp-dir';
 import type { SessionEventT } from '../../shared/contract';
 

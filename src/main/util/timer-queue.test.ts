@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_TIMER_MS, systemClock, type Clock, type TimerHandle } from './clock';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '../test-support/fake-clock';
 import { TimerQueue } from './timer-queue';
 
 /** A FakeClock that also remembers every delay it was asked for and every handle it gave out. */

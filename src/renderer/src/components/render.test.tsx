@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { HostInfoT, PermissionViewT } from '../../../shared/contract';
 import { createAppStore, type AppState, type AppStoreApi } from '../store/app-store';
 import { StoreProvider } from '../store/context';
-import { FakeApi, SID, SID2, testDeps, view } from '../store/test/fake-api';
+import { FakeApi, SID, SID2, testDeps, view } from '../test-support/fake-api';
 import { Composer } from './composer/composer';
 import { PermissionDialog } from './permissions/permission-dialog';
 import { SessionHeader } from './session-header';

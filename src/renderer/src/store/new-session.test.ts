@@ -5,7 +5,7 @@ import { createAppStore } from './app-store';
 import { bindApi } from './bind-api';
 import { sessionsSelectors } from './slices/sessions/selectors';
 import { composerSelectors } from './slices/composer/selectors';
-import { deferred, ev, FakeApi, flush, SID, testDeps, view } from './test/fake-api';
+import { deferred, ev, FakeApi, flush, SID, testDeps, view } from '../test-support/fake-api';
 
 const ok = <T,>(value: T): Result<T> => ({ ok: true, value });
 type Created = Result<CommandResponse<'sessions:create'>>;

@@ -3,7 +3,7 @@ import type { SessionStateT } from '../../../shared/contract';
 import { attentionCount, documentTitle, sessionsToNotify } from './attention';
 import { createAppStore, type AppState } from './app-store';
 import { sessionsSelectors } from './slices/sessions/selectors';
-import { FakeApi, SID, SID2, testDeps, view } from './test/fake-api';
+import { FakeApi, SID, SID2, testDeps, view } from '../test-support/fake-api';
 
 describe('session badges', () => {
   it.each<[SessionStateT, string]>([

@@ -1,25 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { EventPageT, PermissionViewT, Result, SwitchResultT } from '../../../shared/contract';
+import type { EventPageT, Result, SwitchResultT } from '../../../shared/contract';
 import { createAppStore } from './app-store';
 import { bindApi } from './bind-api';
 import { alwaysOpen } from '../api/connection';
-import { deferred, ev, FakeApi, flush, range, SID, SID2, testDeps, view } from './test/fake-api';
-
-const ok = <T,>(value: T): Result<T> => ({ ok: true, value });
-
-function permission(requestId: string, sessionId = SID): PermissionViewT {
-  return {
-    requestId,
-    sessionId,
-    toolCall: { toolCallId: `t-${requestId}`, title: 'Edit file' },
-    options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }],
-    createdAt: 1,
-  };
-}
-
-function answer(over: Partial<SwitchResultT> = {}): SwitchResultT {
-  return { session: view(), running: false, lastSeq: 0, pendingPermissions: [], ...over };
-}
+import { deferred, ev, FakeApi, flush, range, SID, SID2, testDeps, view } from '../test-support/fake-api';
+import { answer, ok, permission } from '../test-support/store-fixtures';
 
 function setup() {
   const fake = new FakeApi();

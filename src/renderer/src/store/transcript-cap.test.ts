@@ -4,7 +4,7 @@ import { alwaysOpen } from '../api/connection';
 import { announcementFor } from './announce';
 import { createAppStore } from './app-store';
 import { bindApi } from './bind-api';
-import { ev, FakeApi, flush, range, SID, testDeps, view } from './test/fake-api';
+import { ev, FakeApi, flush, range, SID, testDeps, view } from '../test-support/fake-api';
 
 const ok = <T,>(value: T): Result<T> => ({ ok: true, value });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ev, range } from '../../test/fake-api';
+import { ev, range } from '../../../test-support/fake-api';
 import {
   applyLiveEvent,
   applyOlderPage,

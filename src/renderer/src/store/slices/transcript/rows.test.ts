@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEventT } from '../../../../../shared/contract';
-import { ev } from '../../test/fake-api';
+import { ev } from '../../../test-support/fake-api';
 import { buildRows, lastUserPrompt, RowGrouper, type Row, type RowList } from './rows';
 
 const all = (list: RowList): Row[] => Array.from({ length: list.count }, (_, i) => list.at(i) as Row);

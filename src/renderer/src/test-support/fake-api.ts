@@ -8,8 +8,8 @@ import type {
   Result,
   SessionEventT,
   SessionViewT,
-} from '../../../../shared/contract';
-import type { StoreDeps } from '../deps';
+} from '../../../shared/contract';
+import type { StoreDeps } from '../store/deps';
 
 type Handler<C extends CommandName> = (req: CommandRequest<C>) => Result<CommandResponse<C>> | Promise<Result<CommandResponse<C>>>;
 

@@ -14,7 +14,7 @@ import type {
   SessionNotification,
 } from '@agentclientprotocol/sdk';
 
-export const DEMO_AGENT_ENTRY = fileURLToPath(new URL('./demo-agent.ts', import.meta.url));
+export const DEMO_AGENT_ENTRY = fileURLToPath(new URL('../demo/demo-agent.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export type ExitInfo = { code: number | null; signal: NodeJS.Signals | null };

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from './clock';
+import type { Clock, TimerHandle } from '../util/clock';
 
 interface FakeTimer extends TimerHandle {
   id: number;
