@@ -3,9 +3,10 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { layerConfigs } from './eslint.layers.js';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.native/**', 'dist/**'] },
+  { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.native/**', 'dist/**', '.tsbuild/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -22,14 +23,8 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use an as-const object and a union type.' }],
     },
   },
-  {
-    // The session host never imports Electron: only the app shell and the IPC transport do.
-    files: ['src/main/**/*.ts', 'src/shared/**/*.ts', 'src/agents/**/*.ts'],
-    ignores: ['src/main/app/**', 'src/main/transport/electron-ipc*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only src/main/app and the IPC transport may import electron.' }] }],
-    },
-  },
+  // Who may import whom (docs/architecture.md, "Layers"): `no-restricted-imports`, per folder.
+  ...layerConfigs,
   {
     files: ['src/renderer/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

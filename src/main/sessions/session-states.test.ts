@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionStateT } from '../../shared/contract';
-import { dataPaths } from '../host/paths';
 import { Store } from '../store/store';
 import { spyAcp, unansweredPrompts } from '../test-support/acp-spy';
 import { startHarness, type Harness } from '../test-support/host-harness';
@@ -89,7 +88,7 @@ describe('recovery at start-up', () => {
     // What a crash mid-turn leaves behind: rows in live states, a turn with no end, a prompt
     // that never reached the agent, a permission request nobody answered.
     await h.restart({}, () => {
-      const store = Store.open(dataPaths(h!.dataDir).database);
+      const store = Store.open(h!.database);
       try {
         const db = store.db;
         db.prepare(`DELETE FROM events WHERE session_id = ? AND seq > ?`).run(live.id, midTurn);

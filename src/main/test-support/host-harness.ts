@@ -10,6 +10,7 @@ import type {
   SessionStateT,
   SessionViewT,
 } from '../../shared/contract';
+import { dataPaths } from '../host/paths';
 import { SessionHost, type HostOptions } from '../host/session-host';
 import { silentLogger } from '../util/log';
 import { tempDir } from './temp-dir';
@@ -157,6 +158,8 @@ export class TestWindow {
 
 export interface Harness {
   dataDir: string;
+  /** The host's SQLite file, for a test that writes rows while the host is down. */
+  database: string;
   host: SessionHost;
   /** Every stored event of a session, after writing out what is queued. */
   stored(sessionId: string): SessionEventT[];
@@ -175,6 +178,7 @@ export async function startHarness(options: Partial<HostOptions> = {}): Promise<
     SessionHost.start({ dataDir: dir.path, headless: true, log: silentLogger, graceMs: 500, ...options, ...extra });
   const h: Harness = {
     dataDir: dir.path,
+    database: dataPaths(dir.path).database,
     host: await make(),
     stored(sessionId) {
       h.host.eventLog.flush();

@@ -3,10 +3,10 @@
  * which goes through the same parser) on `serve` and in the app's settings.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../cli';
-import { parseArgs, UsageError } from '../cli/parse-args';
-import { MAX_TIMER_MS } from '../util/clock';
-import { DEFAULT_SETTINGS, normaliseSettings, parseDuration } from './settings';
+import { main } from './cli';
+import { parseArgs, UsageError } from './cli/parse-args';
+import { DEFAULT_SETTINGS, normaliseSettings, parseDuration } from './host/settings';
+import { MAX_TIMER_MS } from './util/clock';
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEventT, SessionViewT } from '../../shared/contract';
-import { SessionHost, type HostOptions } from '../host/session-host';
+import { defaultSpawn, type SpawnFn } from '../brokers/broker';
 import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
 import { agentFootprint, demoAgents, groupMembers, isLive, killAll, waitUntil } from '../test-support/processes';
 import { ShiftableClock } from '../test-support/shiftable-clock';
 import { silentLogger } from '../util/log';
-import { defaultSpawn, type SpawnFn } from './broker';
+import { SessionHost, type HostOptions } from './session-host';
 
 /**
  * The agent process lifecycle through the real host (issue 4): real demo agent processes,

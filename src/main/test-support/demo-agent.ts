@@ -1,0 +1,6 @@
+/**
+ * The demo agent's definition, for tests that run a broker without a host. It belongs to the
+ * host (`host/agents.ts`); a test below the host reaches it here, because test-support is the
+ * one folder the layer rules (eslint.layers.js) let reach across layers.
+ */
+export { demoAgent } from '../host/agents';
