@@ -4,7 +4,7 @@
 //   node scripts/ensure-built.mjs [--force] [--quiet]
 //
 // Fresh means: every expected output exists and the oldest of them is newer than every file
-// in src/ (tests excluded), electron.vite.config.ts, package.json and tsconfig.json.
+// in src/ (tests excluded), electron.vite.config.ts, package.json and the tsconfig files.
 // Build output goes to stderr, so a caller's stdout (e.g. `serve` printing its URL) stays clean.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -25,7 +25,7 @@ export const BUILD_OUTPUTS = [
   'out/renderer/index.html',
 ];
 
-const INPUT_FILES = ['electron.vite.config.ts', 'package.json', 'tsconfig.json'];
+const INPUT_FILES = ['electron.vite.config.ts', 'package.json', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.shared.json', 'tsconfig.node.json', 'tsconfig.renderer.json'];
 const INPUT_DIRS = ['src'];
 const IGNORED = /(\.test\.tsx?|\.spec\.tsx?|\.d\.ts|~|\.swp|\.DS_Store)$/;
 
