@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Result, SwitchResultT } from '../../../shared/contract';
 import { alwaysOpen } from '../api/connection';
 import { createAppStore } from './app-store';
 import { bindApi } from './bind-api';
-import type { FrameScheduler } from './frame';
+import { nextAnimationFrame, type FrameScheduler } from './frame';
 import { buildRows } from './slices/transcript/rows';
 import { ev, FakeApi, range, SID, testDeps, view } from './test/fake-api';
 
@@ -79,5 +79,46 @@ describe('live events reach the view once per frame', () => {
     store.getState().beginTranscript('another');
     frames.run();
     expect(store.getState().transcript.rows.count).toBe(0);
+  });
+});
+
+describe('the app’s frame scheduler', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  function stubFrames() {
+    const frames = new Map<number, () => void>();
+    let next = 1;
+    vi.stubGlobal('requestAnimationFrame', (f: () => void) => (frames.set(next, f), next++));
+    vi.stubGlobal('cancelAnimationFrame', (id: number) => frames.delete(id));
+    return () => {
+      const due = [...frames.values()];
+      frames.clear();
+      for (const f of due) f();
+    };
+  }
+
+  it('runs once, at the next animation frame', () => {
+    vi.useFakeTimers();
+    const paint = stubFrames();
+    let runs = 0;
+    nextAnimationFrame(() => runs++);
+    expect(runs).toBe(0);
+    paint();
+    vi.advanceTimersByTime(1000);
+    expect(runs).toBe(1);
+  });
+
+  it('still runs in a hidden window, where no frame ever comes', () => {
+    vi.useFakeTimers();
+    const paint = stubFrames();
+    let runs = 0;
+    nextAnimationFrame(() => runs++);
+    vi.advanceTimersByTime(1000);
+    expect(runs).toBe(1);
+    paint();
+    expect(runs).toBe(1);
   });
 });
