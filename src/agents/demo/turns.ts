@@ -16,6 +16,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { delay, untilAborted } from './abortable';
 import { parseCount, parsePrompt } from './commands';
+import { parseMarkdownArgs, streamMarkdown } from './markdown-turn';
 
 export type TurnContext = {
   readonly sessionId: string;
@@ -69,6 +70,12 @@ export async function runTurn(ctx: TurnContext, text: string): Promise<StopReaso
     case 'flood':
       await flood(ctx, parseCount(parsed.arg, 1000, 1_000_000));
       break;
+    case 'markdown': {
+      const args = parseMarkdownArgs(parsed.arg);
+      if (typeof args === 'string') await say(ctx, args);
+      else await streamMarkdown(ctx, args);
+      break;
+    }
     case 'hang':
       await untilAborted(ctx.signal);
       break;

@@ -7,6 +7,7 @@ import { newId } from './lib/new-id';
 import { createAppStore } from './store/app-store';
 import { watchAttention, type NotifyTarget } from './store/attention';
 import { bindApi } from './store/bind-api';
+import { nextAnimationFrame } from './store/frame';
 import { StoreProvider } from './store/context';
 import './styles/app.css';
 
@@ -31,7 +32,7 @@ const lastSession = {
 };
 
 const link = connectToHost();
-const store = createAppStore({ api: link.api, newId, lastSession });
+const store = createAppStore({ api: link.api, newId, lastSession, scheduleFrame: nextAnimationFrame });
 bindApi(store, link.api, link.connection);
 
 function notifyDesktop({ sessionId, title }: NotifyTarget): void {

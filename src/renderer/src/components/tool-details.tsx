@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { diffLines } from '../lib/diff';
 import { arr, isRec, num, str, strings, type Rec } from '../lib/payload';
+import { ToolOutput } from './transcript/tool-output';
 
 const MAX_DIFF_LINES = 400;
 
@@ -43,7 +44,8 @@ function textsOf(content: readonly unknown[]): string[] {
   return out;
 }
 
-export function DiffView({ path, oldText, newText }: DiffItem) {
+/** Memoised on its strings: a tool call updated many times re-diffs only a changed edit. */
+export const DiffView = memo(function DiffView({ path, oldText, newText }: DiffItem) {
   const lines = useMemo(() => diffLines(oldText, newText), [oldText, newText]);
   const shown = lines.slice(0, MAX_DIFF_LINES);
   return (
@@ -62,7 +64,7 @@ export function DiffView({ path, oldText, newText }: DiffItem) {
       </pre>
     </figure>
   );
-}
+});
 
 interface ToolDetailsProps {
   kind: string | undefined;
@@ -104,9 +106,7 @@ export function ToolDetails({ kind, locations, rawInput, content }: ToolDetailsP
         <DiffView key={i} {...d} />
       ))}
       {texts.map((t, i) => (
-        <pre key={i} className="tool-output">
-          {t}
-        </pre>
+        <ToolOutput key={i} text={t} />
       ))}
       {terminal ? <p className="muted">Output goes to a terminal.</p> : null}
     </div>

@@ -1,4 +1,5 @@
 import type { Api } from '../../../shared/contract';
+import type { FrameScheduler } from './frame';
 
 /** What the store needs from the outside world; tests pass fakes. */
 export interface StoreDeps {
@@ -10,6 +11,11 @@ export interface StoreDeps {
   pageSize?: number;
   /** Most events the window keeps loaded while it follows the stream (tests lower it). */
   transcriptCap?: number;
+  /**
+   * When the rows of live events are regrouped for the view: the next animation frame in the
+   * app. Without it they are regrouped on every event (tests).
+   */
+  scheduleFrame?: FrameScheduler;
 }
 
 export const DEFAULT_PAGE_SIZE = 200;

@@ -112,7 +112,9 @@ export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: 
           onToggle={(e) => openThoughts.setOpen(row.key, e.currentTarget.open)}
         >
           <summary>Thought</summary>
-          <div className="thought-text">{row.text}</div>
+          <div className="thought-text">
+            <Markdown text={row.text} />
+          </div>
         </details>
       );
     case 'tool':

@@ -1,6 +1,7 @@
 import type { SessionEventT, WireError } from '../../../../../shared/contract';
 import type { GetState, SetState } from '../../app-store';
 import { DEFAULT_PAGE_SIZE, DEFAULT_TRANSCRIPT_CAP, type StoreDeps } from '../../deps';
+import { coalesced } from '../../frame';
 import type { TranscriptView } from './initial-state';
 import { applyLiveEvent, applyOlderPage, emptyTranscriptData, evictOldest, mergeEvents } from './merge';
 import { RowGrouper } from './rows';
@@ -37,9 +38,29 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
   // Rows follow every change of the events; appends are folded in O(1) per event.
   const grouper = new RowGrouper();
 
-  /** The one way the transcript is replaced, so its rows never lag its events. */
+  /** The way the transcript is replaced with its rows in step (live appends: see commitLive). */
   const commit = (next: Omit<TranscriptView, 'rows'>): void => {
     set({ transcript: { ...next, rows: grouper.update(next.events) } });
+  };
+
+  /** Brings the rows up to the events, once per frame; a `commit` meanwhile already did. */
+  const regroupAtFrame = deps.scheduleFrame
+    ? coalesced(deps.scheduleFrame, () => {
+        const t = get().transcript;
+        const rows = grouper.update(t.events);
+        if (rows !== t.rows) set({ transcript: { ...t, rows } });
+      })
+    : undefined;
+
+  /**
+   * A live append: the events are the store's at once (seq checks, catch-up and announcements
+   * see them), the rows the view renders follow at the next frame. Nothing is dropped or
+   * reordered: the frame folds every event appended since the last fold, in seq order.
+   */
+  const commitLive = (next: Omit<TranscriptView, 'rows'>): void => {
+    if (!regroupAtFrame) return commit(next);
+    set({ transcript: { ...next, rows: get().transcript.rows } });
+    regroupAtFrame();
   };
 
   /** Keeps at most `cap` events while the view follows the stream; never while scrolled up. */
@@ -126,7 +147,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
       }
       const { data, outcome } = applyLiveEvent(t, event);
       if (outcome === 'appended') {
-        commit(bounded({ ...t, ...data }));
+        commitLive(bounded({ ...t, ...data }));
         added([event]);
       } else if (outcome === 'gap') {
         void get().catchUp();

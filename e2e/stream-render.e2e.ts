@@ -1,0 +1,24 @@
+import { MARKDOWN_END } from '../src/agents/demo/markdown-doc';
+import { expect, newSession, openApp, running, send, test, transcript } from './support/fixtures';
+
+/**
+ * Correctness, never timing: a long Markdown answer streamed chunk by chunk must end up as the
+ * very same DOM as the same message loaded whole from the store after a reload.
+ */
+test.describe('a long streamed Markdown answer', () => {
+  test('renders the same streamed as loaded whole', async ({ page, host }) => {
+    await openApp(page, host.url());
+    await newSession(page);
+    await send(page, '/markdown 8 1000');
+    const answer = transcript(page).locator('.row-agent .markdown').last();
+    await expect(answer).toContainText(MARKDOWN_END);
+    await expect(running(page)).toHaveCount(0);
+    const streamed = await answer.innerHTML();
+    // The answer has the structures the splitter has to get right.
+    for (const tag of ['<h2>', '<pre>', '<table>', '<ol>', '<blockquote>']) expect(streamed).toContain(tag);
+
+    await page.reload();
+    await expect(answer).toContainText(MARKDOWN_END);
+    expect(await answer.innerHTML()).toBe(streamed);
+  });
+});

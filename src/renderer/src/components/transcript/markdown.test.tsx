@@ -1,0 +1,124 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { markdownChunks, markdownDocument, seededRandom } from '../../../../agents/demo/markdown-doc';
+import { MarkdownBlockSplitter, splitMarkdown, type BlockSplit } from '../../lib/markdown-blocks';
+import { blockChildren, Markdown, WholeMarkdown } from './markdown';
+import { TRICKY_DOCS } from './markdown-docs.test-data';
+
+const whole = (text: string) => renderToStaticMarkup(<WholeMarkdown text={text} />);
+const blocks = (split: BlockSplit) => renderToStaticMarkup(<div className="markdown">{blockChildren(split)}</div>);
+
+/** Feeds `chunks` one by one to one splitter, rendering after each, as a streaming bubble does. */
+function streamed(chunks: readonly string[]): { final: string; frames: string[] } {
+  const splitter = new MarkdownBlockSplitter();
+  let text = '';
+  const frames: string[] = [];
+  for (const chunk of chunks) {
+    text += chunk;
+    frames.push(blocks(splitter.split(text)));
+  }
+  return { final: frames.at(-1) ?? blocks(splitter.split('')), frames };
+}
+
+/** `text` cut at `count` seeded random points (code units: surrogate pairs get split too). */
+function randomCuts(text: string, seed: number, count: number): string[] {
+  const rand = seededRandom(seed);
+  const points = Array.from({ length: count }, () => Math.floor(rand() * text.length)).sort((a, b) => a - b);
+  const chunks: string[] = [];
+  let at = 0;
+  for (const p of [...points, text.length]) {
+    chunks.push(text.slice(at, p));
+    at = p;
+  }
+  return chunks;
+}
+
+/** Every single character as its own chunk: every possible boundary at once. */
+const perChar = (text: string) => text.split('');
+
+describe('block-wise Markdown renders exactly as the whole text', () => {
+  for (const [name, doc] of Object.entries(TRICKY_DOCS)) {
+    it(`${name}: loaded whole`, () => {
+      expect(renderToStaticMarkup(<Markdown text={doc} />)).toBe(whole(doc));
+    });
+
+    it(`${name}: streamed one code unit at a time, then finished`, () => {
+      expect(streamed(perChar(doc)).final).toBe(whole(doc));
+    });
+
+    it(`${name}: streamed line by line (a table row by row)`, () => {
+      expect(streamed(doc.split(/(?<=\n)/)).final).toBe(whole(doc));
+    });
+  }
+
+  it('really splits agent-style text into several blocks (else the test above proves nothing)', () => {
+    const doc = markdownDocument(8);
+    expect(splitMarkdown(doc).finished.length).toBeGreaterThan(20);
+    expect(splitMarkdown(TRICKY_DOCS['nested lists, loose lists going on after blank lines, new lists by marker'] ?? '').finished.length).toBeGreaterThan(2);
+  });
+
+  it('gives the same final markup for seeded random split points of a realistic document', () => {
+    const doc = markdownDocument(12);
+    const reference = whole(doc);
+    for (let seed = 1; seed <= 12; seed++) {
+      const splitter = new MarkdownBlockSplitter();
+      let text = '';
+      for (const chunk of randomCuts(doc, seed, 150)) splitter.split((text += chunk));
+      expect(blocks(splitter.split(doc)), `seed ${seed}`).toBe(reference);
+    }
+  });
+
+  it('gives the same final markup for the demo agent’s own chunking', () => {
+    const doc = markdownDocument(6);
+    expect(streamed(markdownChunks(doc, 6)).final).toBe(whole(doc));
+  });
+});
+
+describe('a chunk boundary inside a character', () => {
+  const doc = 'Ship it 🚀\n\nDone 👩‍💻 ✅';
+
+  it('never paints half a surrogate pair, and the pair shows whole once its second half arrives', () => {
+    const rocket = doc.indexOf('🚀');
+    const { frames, final } = streamed([doc.slice(0, rocket + 1), doc.slice(rocket + 1)]);
+    expect(frames[0]).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    expect(frames[0]).toContain('Ship it');
+    expect(final).toBe(whole(doc));
+    expect(final).toContain('🚀');
+  });
+
+  it('renders the same at every split point of every character', () => {
+    const reference = whole(doc);
+    for (let cut = 1; cut < doc.length; cut++) {
+      expect(streamed([doc.slice(0, cut), doc.slice(cut)]).final, `cut at ${cut}`).toBe(reference);
+    }
+  });
+});
+
+describe('the splitter keeps finished blocks final', () => {
+  it('gives the same blocks streamed as whole, and never changes a finished block', () => {
+    const doc = markdownDocument(10);
+    const splitter = new MarkdownBlockSplitter();
+    let text = '';
+    let seen: string[] = [];
+    for (const chunk of markdownChunks(doc, 10)) {
+      const { finished } = splitter.split((text += chunk));
+      expect(finished.slice(0, seen.length)).toEqual(seen);
+      seen = [...finished];
+    }
+    const once = splitMarkdown(doc);
+    expect(splitter.split(doc)).toEqual(once);
+    expect([...once.finished, once.open].join('')).toBe(doc);
+  });
+
+  it('closes a fenced code block as soon as its closing fence line is complete', () => {
+    const split = splitMarkdown('Text\n\n```ts\nlet a = 1;\n```\nmore');
+    expect(split.finished).toEqual(['Text\n\n', '```ts\nlet a = 1;\n```\n']);
+    expect(split.open).toBe('more');
+  });
+
+  it('starts again from scratch when the text is replaced rather than extended', () => {
+    const splitter = new MarkdownBlockSplitter();
+    splitter.split('# A\n\nfirst\n\n');
+    expect(splitter.split('# B\n\nother')).toEqual(splitMarkdown('# B\n\nother'));
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * Splits a growing Markdown text into top-level blocks, so a streaming message re-parses only
+ * its last, open block: every block before it is final and is parsed (and later highlighted)
+ * once.
+ *
+ * A boundary is placed only where CommonMark + GFM guarantee that nothing after it can change
+ * how the text before it parses, so rendering the blocks one by one gives the same markup as
+ * rendering the whole text. Where that cannot be told cheaply (HTML blocks inside lists, a
+ * fence that may sit in a list item, link reference or footnote definitions, which reach back
+ * to earlier blocks) the splitter stops splitting: merging blocks is always correct, only
+ * slower. Boundaries are decided from complete lines only, and the scan resumes where it left
+ * off when the text grows, so splitting a streamed text gives exactly the blocks that
+ * splitting it whole does.
+ */
+
+export interface BlockSplit {
+  /** Final blocks, in order; each keeps its trailing blank lines. The array only grows. */
+  readonly finished: readonly string[];
+  /** The rest of the text (may be empty): the only block that can still change. */
+  readonly open: string;
+}
+
+interface Fence {
+  char: '`' | '~';
+  length: number;
+  indent: number;
+}
+
+/** How an HTML block ends: at a blank line (CommonMark types 6 and 7) or at a marker (1 to 5). */
+type HtmlBlock = { until: 'blank' } | { until: RegExp };
+
+const FENCE = /^[ \t]*(`{3,}|~{3,})([^\n]*)$/;
+const CLOSING_FENCE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
+const LIST_MARKER = /^[ \t]*([-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
+// A link reference or footnote definition, possibly inside quotes or list items: it can give
+// meaning to text in any earlier block, so a text that has one is never split.
+const DEFINITION = /^[ \t>*+\-\d.)]*\[[^\]]+\]:/;
+const BLANK = /^[ \t]*$/;
+
+const HTML_WITH_END: readonly [RegExp, RegExp][] = [
+  [/^<(?:script|pre|style|textarea)(?:[ \t>]|$)/i, /<\/(?:script|pre|style|textarea)>/i],
+  [/^<!--/, /-->/],
+  [/^<\?/, /\?>/],
+  [/^<!\[CDATA\[/, /\]\]>/],
+  [/^<![A-Za-z]/, />/],
+];
+const HTML_UNTIL_BLANK = /^<\/?[A-Za-z]/;
+
+/** Columns of leading whitespace, tabs to the next multiple of 4 (as CommonMark counts). */
+function indentOf(line: string): number {
+  let col = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32) col++;
+    else if (c === 9) col += 4 - (col % 4);
+    else break;
+  }
+  return col;
+}
+
+/** Which list an item marker belongs to: the same bullet, or the same ordered delimiter. */
+function listKind(line: string): string | undefined {
+  const m = LIST_MARKER.exec(line);
+  if (!m) return undefined;
+  const marker = m[1] as string;
+  return /\d/.test(marker) ? `ol${marker.slice(-1)}` : marker;
+}
+
+/**
+ * Stateful on purpose: `split` resumes the scan where the previous call stopped when the new
+ * text extends the old one, so a stream costs O(new text) per call (plus one prefix compare).
+ */
+export class MarkdownBlockSplitter {
+  private text = '';
+  private finished: string[] = [];
+  private openStart = 0;
+  /** Offset of the first line not scanned yet; always a line start. */
+  private scanned = 0;
+  private fence: Fence | undefined;
+  private html: HtmlBlock | undefined;
+  /** Kinds of list item seen in the open block since a list last surely ended. */
+  private lists = new Set<string>();
+  private prevBlank = false;
+  private hasContent = false;
+  /** Something made boundaries uncertain: no more splitting in this text. */
+  private merged = false;
+  /** A definition was seen: the whole text is one block. */
+  private whole = false;
+
+  split(text: string): BlockSplit {
+    if (text.length < this.text.length || !text.startsWith(this.text)) this.reset();
+    this.text = text;
+    if (!this.whole && text.includes('\r', this.scanned)) this.whole = true;
+    while (!this.whole) {
+      const end = text.indexOf('\n', this.scanned);
+      if (end < 0) break;
+      this.scanLine(text.slice(this.scanned, end), this.scanned);
+      this.scanned = end + 1;
+    }
+    if (this.whole) return { finished: [], open: text };
+    return { finished: this.finished, open: text.slice(this.openStart) };
+  }
+
+  private reset(): void {
+    this.finished = [];
+    this.openStart = 0;
+    this.scanned = 0;
+    this.fence = undefined;
+    this.html = undefined;
+    this.lists = new Set();
+    this.prevBlank = false;
+    this.hasContent = false;
+    this.merged = false;
+    this.whole = false;
+  }
+
+  private scanLine(line: string, at: number): void {
+    if (BLANK.test(line)) {
+      if (this.html?.until === 'blank') this.html = undefined;
+      this.prevBlank = true;
+      return;
+    }
+    const indent = indentOf(line);
+    const wasBlank = this.prevBlank;
+    this.prevBlank = false;
+
+    if (this.fence) {
+      const close = indent <= 3 ? CLOSING_FENCE.exec(line) : null;
+      const run = close?.[1];
+      if (run !== undefined && run[0] === this.fence.char && run.length >= this.fence.length) {
+        const topLevel = this.fence.indent === 0;
+        this.fence = undefined;
+        // Nothing after a closed top-level fence can change it: it is final (and can be
+        // highlighted) as soon as its closing line is complete.
+        if (topLevel && !this.merged) this.cut(at + line.length + 1, false);
+      } else if (indent === 0 && this.fence.indent > 0 && this.lists.size > 0) {
+        // Inside a list item this line would end the fence; at top level it is code. Unsure.
+        this.merged = true;
+      }
+      return;
+    }
+    if (this.html) {
+      if (this.html.until === 'blank') {
+        // Whether a fence opens here depends on whether the HTML line began a block.
+        if (FENCE.test(line) && indent <= 3) this.merged = true;
+      } else if (this.html.until.test(line)) {
+        this.html = undefined;
+      }
+      return;
+    }
+    if (DEFINITION.test(line)) {
+      this.whole = true;
+      return;
+    }
+
+    const kind = indent <= 3 ? listKind(line) : undefined;
+    const startsAfresh = wasBlank && indent === 0;
+    if (startsAfresh && this.hasContent && !this.merged && (kind === undefined || !this.lists.has(kind))) {
+      this.cut(at, true);
+    } else if (startsAfresh && kind === undefined) {
+      // Any list before is over; a later item starts a new list.
+      this.lists = new Set();
+    }
+    this.hasContent = true;
+    if (kind !== undefined) this.lists.add(kind);
+    else if (indent > 3) {
+      const nested = listKind(line);
+      if (nested !== undefined) this.lists.add(nested);
+    }
+    if (indent <= 3) this.opens(line, indent);
+  }
+
+  /** Ends the open block at `at`; `hasContent`: whether the new open block starts with content. */
+  private cut(at: number, hasContent: boolean): void {
+    this.finished.push(this.text.slice(this.openStart, at));
+    this.openStart = at;
+    this.lists = new Set();
+    this.hasContent = hasContent;
+  }
+
+  /** Notes a fence or an HTML block that this line opens. */
+  private opens(line: string, indent: number): void {
+    const fence = FENCE.exec(line);
+    const run = fence?.[1];
+    if (run !== undefined && !(run[0] === '`' && (fence?.[2] ?? '').includes('`'))) {
+      this.fence = { char: run[0] === '`' ? '`' : '~', length: run.length, indent };
+      return;
+    }
+    const trimmed = line.trimStart();
+    for (const [start, end] of HTML_WITH_END) {
+      if (!start.test(trimmed)) continue;
+      if (end.test(trimmed.slice(2))) return;
+      this.html = { until: end };
+      // Inside a list item such a block ends with the item, which this scan cannot see.
+      if (this.lists.size > 0) this.merged = true;
+      return;
+    }
+    if (HTML_UNTIL_BLANK.test(trimmed)) this.html = { until: 'blank' };
+  }
+}
+
+/** The blocks of a whole text (tests, and text that is not streamed). */
+export function splitMarkdown(text: string): BlockSplit {
+  return new MarkdownBlockSplitter().split(text);
+}
