@@ -126,12 +126,22 @@ const preloadProduct = [
 const preloadTests = [deny('^(?!electron$|vitest$|\\./|\\.\\./shared/)', 'Preload tests import only vitest, electron, the preload and src/shared.')];
 
 const renderer = [...otherProcesses('renderer'), electron, nodeBuiltins];
+/**
+ * Renderer tests may also read the demo agent's Markdown generator (a pure function, no Node):
+ * the window's streamed rendering is compared with the very documents the agent streams.
+ */
+const rendererTests = [
+  ...otherProcesses('renderer').filter((p) => p.regex !== inside('agents')),
+  deny('(^|/)agents/(?!demo/markdown-doc$)', 'src/renderer must not import src/agents (tests may use agents/demo/markdown-doc only).'),
+  electron,
+  nodeBuiltins,
+];
 const agents = [...otherProcesses('agents'), deny(inside('shared'), 'The demo agent speaks only ACP: it must not import Switchboard code.'), electron];
 
 export const layerConfigs = [
   ...layer('src/shared', sharedProduct, sharedTests),
   ...layer('src/preload', preloadProduct, preloadTests),
-  ...layer('src/renderer', [...renderer, testSupport], renderer, ['src/renderer/src/test-support/**']),
+  ...layer('src/renderer', [...renderer, testSupport], rendererTests, ['src/renderer/src/test-support/**']),
   block(['src/renderer/src/test-support/**'], renderer),
   ...layer('src/agents', [...agents, testSupport], agents, ['src/agents/test-support/**']),
   block(['src/agents/test-support/**'], agents),

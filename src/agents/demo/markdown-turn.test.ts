@@ -5,7 +5,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MARKDOWN_END, markdownChunks, markdownDocument } from './markdown-doc';
 import { parseMarkdownArgs, streamMarkdown, type PaceTimer } from './markdown-turn';
-import { DemoAgentProcess } from './test-client';
+import { DemoAgentProcess } from '../test-support/demo-agent-process';
 
 /** Fake time: a wait moves the clock on by exactly what was asked. */
 function fakeTimer(): PaceTimer & { t: number; waits: number[] } {

@@ -5,7 +5,7 @@ import { createAppStore } from './app-store';
 import { bindApi } from './bind-api';
 import { nextAnimationFrame, type FrameScheduler } from './frame';
 import { buildRows } from './slices/transcript/rows';
-import { ev, FakeApi, range, SID, testDeps, view } from './test/fake-api';
+import { ev, FakeApi, range, SID, testDeps, view } from '../test-support/fake-api';
 
 const ok = <T,>(value: T): Result<T> => ({ ok: true, value });
 

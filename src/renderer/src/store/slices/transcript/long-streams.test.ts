@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEventT } from '../../../../../shared/contract';
-import { ev, SID } from '../../test/fake-api';
+import { ev, SID } from '../../../test-support/fake-api';
 import { RowGrouper } from './rows';
 
 /** Long streams other than text: many tool calls, a tool's output growing, a plan updated often. */
