@@ -1,4 +1,4 @@
-import type { LiveSession, Turn } from './live-session';
+import type { LiveSession } from './live-session';
 import { playTurn } from './prompt-turn';
 import type { SessionContext } from './session-context';
 
@@ -60,12 +60,12 @@ export class PromptQueue {
     const ended = this.endWaiting(sessionId, 'cancelled_before_start');
     o.gate.cancelSession(sessionId, 'turn_cancelled');
     const live = this.ctx.registry.get(sessionId);
-    if (live?.turn) {
-      live.turn.cancelled = true;
+    const turn = live?.turn;
+    if (live && turn) {
+      turn.cancel();
       if (live.broker?.isAlive && live.acpSessionId) live.broker.cancel(live.acpSessionId);
       // An agent that ignores session/cancel must not leave the turn running forever.
-      const abandon = live.turn.abandon;
-      if (abandon) o.timers.at(this.ctx.stopTimerKey(sessionId), o.clock.now() + o.stopGraceMs, abandon);
+      o.timers.at(this.ctx.stopTimerKey(sessionId), o.clock.now() + o.stopGraceMs, () => turn.abandon());
     }
     if (ended) o.changed(sessionId);
   }
@@ -114,15 +114,14 @@ export class PromptQueue {
       o.changed(sessionId);
       return;
     }
-    const turn: Turn = { clientMessageId, cancelled: false };
-    live.turn = turn;
+    const turn = live.startTurn(clientMessageId);
     o.log.append(sessionId, 'turn_started', { clientMessageId });
     o.changed(sessionId);
     try {
       await playTurn(live, turn, text, { log: o.log, stopGraceMs: o.stopGraceMs });
     } finally {
       o.timers.cancel(this.ctx.stopTimerKey(sessionId));
-      if (live.turn === turn) live.turn = undefined;
+      live.endTurn(turn);
       o.store.sessions.touch(sessionId, o.clock.now());
       o.changed(sessionId);
     }

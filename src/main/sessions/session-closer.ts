@@ -95,15 +95,14 @@ export class SessionCloser {
     try {
       const turn = live?.turn;
       if (live && turn) {
-        turn.cancelled = true;
-        turn.closed = true;
+        // The close records the turn's end and stops waiting for the agent's answer: on a
+        // shared agent process it may never come, and the session's queue must not stay
+        // blocked behind it.
+        turn.closeByHost();
+        o.timers.cancel(this.ctx.stopTimerKey(sessionId));
         if (live.broker?.isAlive && live.acpSessionId) live.broker.cancel(live.acpSessionId);
         o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId: turn.clientMessageId, reason });
-        live.turn = undefined;
-        // Stop waiting for the agent's answer: on a shared agent process it may never come,
-        // and the session's queue must not stay blocked behind it.
-        o.timers.cancel(this.ctx.stopTimerKey(sessionId));
-        turn.abandon?.();
+        live.endTurn(turn);
       }
       o.gate.cancelSession(sessionId, reason);
       const broker = live?.broker;
