@@ -7,7 +7,6 @@ import { BrokerPool } from '../brokers/broker-pool';
 import { PermissionGate } from '../permissions/permission-gate';
 import { IdleReaper } from '../reaper/idle-reaper';
 import { SessionService } from '../sessions/session-service';
-import { LIVE_STATES, ROUTABLE, transition } from '../sessions/state-machine';
 import { Watchers } from '../sessions/watchers';
 import { EventLog } from '../store/event-log';
 import { Store } from '../store/store';
@@ -105,10 +104,7 @@ export class SessionHost implements HostPort {
       timers: this.timers,
       timeoutMs: () => this.current.permissionTimeoutMs,
       watchers: (id) => this.watchers.count(id),
-      isOpen: (id) => {
-        const state = this.store.sessions.get(id)?.state;
-        return state !== undefined && ROUTABLE.includes(state) && !this.service.isClosing(id);
-      },
+      isOpen: (id) => this.service.isOpen(id),
       record: (id, kind, payload) => this.eventLog.append(id, kind, payload),
       onRequested: (view) => this.sendToWatchers(view.sessionId, 'permission:requested', view),
       onResolved: (requestId, sessionId) => this.sendToWatchers(sessionId, 'permission:resolved', { requestId, sessionId }),
@@ -226,29 +222,13 @@ export class SessionHost implements HostPort {
     // later, against a closed store) once the agents are killed.
     this.gate.cancelAll('host_shutdown');
     this.pool.killAll();
-    this.endLiveSessions('host_shutdown');
+    this.service.endAllStored('host_shutdown');
     this.timers.stop();
     try {
       this.eventLog.close();
     } finally {
       this.store.close();
       this.lock.release();
-    }
-  }
-
-  /**
-   * Over budget, closes are cut short: the stored states still say why the sessions ended
-   * (else the next start would call them `recovered`).
-   */
-  private endLiveSessions(reason: string): void {
-    const now = (this.options.clock ?? systemClock).now();
-    for (const row of this.store.sessions.inStates(LIVE_STATES)) {
-      try {
-        if (row.state !== 'CLOSING' && row.state !== 'CREATED') transition(this.store.sessions, row.id, 'CLOSING', reason, now);
-        transition(this.store.sessions, row.id, 'ENDED', reason, now);
-      } catch (err) {
-        this.log.warn('could not end a session at quit', { session: row.id, error: String(err) });
-      }
     }
   }
 

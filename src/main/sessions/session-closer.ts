@@ -1,6 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { AppError } from '../../shared/errors';
 import type { Broker, BrokerExit } from '../brokers/broker';
+import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
 import type { SessionContext } from './session-context';
 import { LIVE_STATES, transition } from './state-machine';
@@ -83,11 +84,32 @@ export class SessionCloser {
     const { o } = this.ctx;
     const row = o.store.sessions.get(sessionId);
     if (!row || row.state === 'ENDED') return;
-    const now = o.clock.now();
-    if (row.state !== 'CLOSING' && row.state !== 'CREATED') transition(o.store.sessions, sessionId, 'CLOSING', reason, now);
-    transition(o.store.sessions, sessionId, 'ENDED', reason, now);
+    this.markEnded(row, reason);
     o.log.forget(sessionId);
     o.changed(sessionId);
+  }
+
+  /**
+   * Quit over its budget cuts closes short: the stored states still say why the sessions
+   * ended (else the next start would call them `recovered`). One refused write skips only
+   * its own session.
+   */
+  endAllStored(reason: string): void {
+    const { o } = this.ctx;
+    for (const row of o.store.sessions.inStates(LIVE_STATES)) {
+      try {
+        this.markEnded(row, reason);
+      } catch (err) {
+        o.logger.warn('could not end a session at quit', { session: row.id, error: String(err) });
+      }
+    }
+  }
+
+  private markEnded(row: SessionRow, reason: string): void {
+    const { o } = this.ctx;
+    const now = o.clock.now();
+    if (row.state !== 'CLOSING' && row.state !== 'CREATED') transition(o.store.sessions, row.id, 'CLOSING', reason, now);
+    transition(o.store.sessions, row.id, 'ENDED', reason, now);
   }
 
   private async finishClose(sessionId: string, live: LiveSession | undefined, reason: string): Promise<boolean> {

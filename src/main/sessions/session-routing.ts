@@ -1,4 +1,4 @@
-import type { SessionViewT } from '../../shared/contract';
+import type { SessionViewT, SwitchResultT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { displayTitle, type SessionRow } from '../store/sessions.repo';
 import { LiveSession } from './live-session';
@@ -69,11 +69,36 @@ export class SessionRouting {
     this.setAttachment(sessionId);
   }
 
+  /**
+   * A window switches to `sessionId`. It is subscribed before the answer is read, so nothing
+   * committed after the answer's `lastSeq` can be missed; then it stops watching the session
+   * it came from.
+   */
+  switchTo(clientId: string, sessionId: string, fromSessionId?: string): SwitchResultT {
+    const { o } = this.ctx;
+    this.watch(clientId, sessionId);
+    const result = {
+      session: this.view(this.ctx.row(sessionId)),
+      // A prompt waiting for its session to start or resume counts: its answer is coming.
+      running: this.deps.isRunning(sessionId),
+      lastSeq: o.log.committedSeq(sessionId),
+      pendingPermissions: o.gate.pendingFor(sessionId),
+    };
+    if (fromSessionId && fromSessionId !== sessionId) this.unwatch(clientId, fromSessionId);
+    return result;
+  }
+
   /** A window stops watching; the last one out makes the session DETACHED. Twice is a no-op. */
   unwatch(clientId: string, sessionId: string): void {
     if (!this.ctx.o.watchers.remove(clientId, sessionId)) return;
     this.ctx.o.gate.watchersChanged(sessionId);
     this.setAttachment(sessionId);
+  }
+
+  /** Stored as routable and not closing: a person can still be asked about its requests. */
+  isOpen(sessionId: string): boolean {
+    const state = this.ctx.o.store.sessions.get(sessionId)?.state;
+    return state !== undefined && ROUTABLE.includes(state) && !this.closer.isClosing(sessionId);
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { SessionViewT } from '../../shared/contract';
+import type { SessionViewT, SwitchResultT } from '../../shared/contract';
 import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
 import { PromptQueue } from './prompt-queue';
@@ -71,12 +71,21 @@ export class SessionService {
     return this.closer.isClosing(sessionId);
   }
 
+  isOpen(sessionId: string): boolean {
+    return this.routing.isOpen(sessionId);
+  }
+
   watch(clientId: string, sessionId: string): void {
     this.routing.watch(clientId, sessionId);
   }
 
   unwatch(clientId: string, sessionId: string): void {
     this.routing.unwatch(clientId, sessionId);
+  }
+
+  /** Subscribes the window to `sessionId`, answers with its state, then unwatches `fromSessionId`. */
+  switchTo(clientId: string, sessionId: string, fromSessionId?: string): SwitchResultT {
+    return this.routing.switchTo(clientId, sessionId, fromSessionId);
   }
 
   close(sessionId: string, reason: string, options: CloseOptions = {}): Promise<boolean> {
@@ -89,5 +98,10 @@ export class SessionService {
 
   closeAll(reason: string): Promise<void> {
     return this.closer.closeAll(reason);
+  }
+
+  /** Records every session still stored as live as ENDED `reason` (quit cut short by its budget). */
+  endAllStored(reason: string): void {
+    this.closer.endAllStored(reason);
   }
 }
