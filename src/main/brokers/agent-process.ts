@@ -32,7 +32,7 @@ export interface AgentProcessOptions {
    * Runs synchronously once the exit is known, before `exited` resolves: whoever talks to the
    * process (the ACP connection) fails its pending work before anyone hears of the exit.
    */
-  onExit(exit: BrokerExit): void;
+  onDidExit(exit: BrokerExit): void;
 }
 
 /** `running` until shutdown begins (`closing`) or the process is gone (`exited`). */
@@ -173,7 +173,7 @@ export class AgentProcess {
         ...(error ? { error } : {}),
         ...(this.spawnError ? { spawnFailed: true } : {}),
       };
-      this.opts.onExit(this.exitInfo);
+      this.opts.onDidExit(this.exitInfo);
       this.logStream?.end();
       this.opts.log.info('agent exited', { broker: this.opts.id, agent: this.opts.agent.id, code, signal, expected });
       this.resolveExit(this.exitInfo);

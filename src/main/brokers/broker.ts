@@ -11,7 +11,7 @@ import { SessionRouter, type SessionSink } from './session-router';
 export { defaultSpawn, type BrokerExit, type SpawnFn } from './agent-process';
 export type { SessionSink } from './session-router';
 
-export interface BrokerOptions extends Omit<AgentProcessOptions, 'onExit'> {
+export interface BrokerOptions extends Omit<AgentProcessOptions, 'onDidExit'> {
   initTimeoutMs: number;
 }
 
@@ -44,7 +44,7 @@ export class Broker {
     this.router = new SessionRouter(opts.clock);
     this.process = new AgentProcess({
       ...opts,
-      onExit: () => {
+      onDidExit: () => {
         this.conn.close(this.exitError());
         this.router.clear();
       },

@@ -127,7 +127,7 @@ export class SessionHost implements HostPort {
       clock,
       logger: this.log.child('sessions'),
       agent: (id) => this.agentList.find((a) => a.id === id),
-      changed: (id) => this.changed(id),
+      onDidChangeSession: (id) => this.changed(id),
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       closeTimeoutMs: 2_000,
       timers: this.timers,

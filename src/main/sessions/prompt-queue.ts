@@ -36,7 +36,7 @@ export class PromptQueue {
     const row = this.ctx.row(sessionId);
     if (!o.store.sessions.recordPrompt(sessionId, clientMessageId, o.clock.now())) return { duplicate: true };
     o.log.append(sessionId, 'user_message', { text, clientMessageId });
-    if (o.store.sessions.setFirstPrompt(sessionId, text, o.clock.now()) && !row.title) o.changed(sessionId);
+    if (o.store.sessions.setFirstPrompt(sessionId, text, o.clock.now()) && !row.title) o.onDidChangeSession(sessionId);
     const prompt: WaitingPrompt = { clientMessageId, cancelled: false };
     const waiting = this.waiting.get(sessionId) ?? new Set<WaitingPrompt>();
     waiting.add(prompt);
@@ -44,7 +44,7 @@ export class PromptQueue {
     this.ctx.registry.enqueue(sessionId, () => this.runTurn(sessionId, prompt, text, retry)).catch((err) => {
       o.logger.error('turn failed unexpectedly', { session: sessionId, error: String(err) });
     });
-    o.changed(sessionId);
+    o.onDidChangeSession(sessionId);
     return { duplicate: false };
   }
 
@@ -67,7 +67,7 @@ export class PromptQueue {
       // An agent that ignores session/cancel must not leave the turn running forever.
       o.timers.at(this.ctx.stopTimerKey(sessionId), o.clock.now() + o.stopGraceMs, () => turn.abandon());
     }
-    if (ended) o.changed(sessionId);
+    if (ended) o.onDidChangeSession(sessionId);
   }
 
   /** Ends every accepted prompt that has not reached the agent; returns how many. */
@@ -111,19 +111,19 @@ export class PromptQueue {
     if (prompt.cancelled || this.ctx.isStopping) return;
     if (!live) {
       o.log.append(sessionId, 'turn_ended', { stopReason: 'error', clientMessageId });
-      o.changed(sessionId);
+      o.onDidChangeSession(sessionId);
       return;
     }
     const turn = live.startTurn(clientMessageId);
     o.log.append(sessionId, 'turn_started', { clientMessageId });
-    o.changed(sessionId);
+    o.onDidChangeSession(sessionId);
     try {
       await playTurn(live, turn, text, { log: o.log, stopGraceMs: o.stopGraceMs });
     } finally {
       o.timers.cancel(this.ctx.stopTimerKey(sessionId));
       live.endTurn(turn);
       o.store.sessions.touch(sessionId, o.clock.now());
-      o.changed(sessionId);
+      o.onDidChangeSession(sessionId);
     }
   }
 

@@ -53,11 +53,11 @@ export class SessionCloser {
     if (!row) return Promise.reject(new AppError('not_found', `No session ${sessionId}`));
     const live = this.takeOut(sessionId);
     // A closed session stays closed: prompts still waiting end now instead of resuming it.
-    if (!options.keepWaiting && this.deps.endWaiting(sessionId, reason)) o.changed(sessionId);
+    if (!options.keepWaiting && this.deps.endWaiting(sessionId, reason)) o.onDidChangeSession(sessionId);
     const now = o.clock.now();
     if (row.state === 'ENDED' && !live) return Promise.resolve(true);
     if (row.state !== 'CLOSING' && row.state !== 'ENDED') transition(o.store.sessions, sessionId, 'CLOSING', reason, now);
-    o.changed(sessionId);
+    o.onDidChangeSession(sessionId);
     const run = this.finishClose(sessionId, live, reason).finally(() => this.closing.delete(sessionId));
     this.closing.set(sessionId, run);
     return run;
@@ -86,7 +86,7 @@ export class SessionCloser {
     if (!row || row.state === 'ENDED') return;
     this.markEnded(row, reason);
     o.log.forget(sessionId);
-    o.changed(sessionId);
+    o.onDidChangeSession(sessionId);
   }
 
   /**

@@ -21,7 +21,7 @@ export interface SessionServiceOptions {
   logger: Logger;
   agent(id: string): AgentDefinition | undefined;
   /** A session's view changed: tell every window. */
-  changed(sessionId: string): void;
+  onDidChangeSession(sessionId: string): void;
   requestTimeoutMs: number;
   closeTimeoutMs: number;
   /** The host's one timer (the Stop deadline rides on it). */

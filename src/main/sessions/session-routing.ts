@@ -131,7 +131,7 @@ export class SessionRouting {
       transition(o.store.sessions, row.id, 'STARTING', row.state === 'CREATED' ? 'new' : 'resume', o.clock.now());
       registry.add(live);
       added = true;
-      o.changed(row.id);
+      o.onDidChangeSession(row.id);
       const started = await startAgentSession(live, row, agent, {
         pool: o.pool,
         events: o.log.events,
@@ -146,7 +146,7 @@ export class SessionRouting {
         o.log.append(row.id, 'notice', { text: `${agent.name} could not restore this session; started a new one with the conversation so far.` });
       }
       transition(o.store.sessions, row.id, o.watchers.count(row.id) > 0 ? 'ACTIVE' : 'DETACHED', started.mode, o.clock.now());
-      o.changed(row.id);
+      o.onDidChangeSession(row.id);
       return live;
     } catch (err) {
       // A close (or the crash handler) that took the session out of the registry meanwhile
@@ -168,7 +168,7 @@ export class SessionRouting {
     o.log.append(sessionId, e.kind, e.payload);
     if (e.kind === 'session_info' && typeof e.payload.title === 'string' && e.payload.title.trim()) {
       o.store.sessions.setTitle(sessionId, e.payload.title, o.clock.now());
-      o.changed(sessionId);
+      o.onDidChangeSession(sessionId);
     }
   }
 
@@ -181,6 +181,6 @@ export class SessionRouting {
     if (watched && row.state === 'DETACHED') transition(o.store.sessions, sessionId, 'ACTIVE', 'watched', now);
     else if (!watched && row.state === 'ACTIVE') transition(o.store.sessions, sessionId, 'DETACHED', 'unwatched', now);
     else return;
-    o.changed(sessionId);
+    o.onDidChangeSession(sessionId);
   }
 }
