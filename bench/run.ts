@@ -72,7 +72,7 @@ async function storeBench(): Promise<void> {
     runTick();
   });
   report(`coalesce ${EVENTS} chunks in one tick`, (EVENTS / coalesceMs) * 1000, 'chunks/s', `${log.lastSeq(ids[1]!)} event(s) stored`);
-  store.close();
+  store.dispose();
   dir.cleanup();
 }
 

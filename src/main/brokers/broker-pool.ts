@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AppError } from '../../shared/errors';
 import type { BrokersRepo } from '../store/brokers.repo';
 import type { Clock } from '../util/clock';
+import { toDisposable, type Disposable } from '../util/lifecycle';
 import type { Logger } from '../util/log';
 import type { AgentDefinition } from './agent-definition';
 import { Broker, type BrokerExit, type SpawnFn } from './broker';
@@ -36,7 +37,7 @@ export type BrokerCrashListener = (broker: Broker, sessionIds: string[], exit: B
  * (one transaction per change) and in memory, where the last-owner check is synchronous so
  * concurrent releases tear a broker down exactly once.
  */
-export class BrokerPool {
+export class BrokerPool implements Disposable {
   private readonly brokers = new Map<string, Broker>();
   private readonly owners = new Map<string, Set<string>>();
   private readonly ownerOf = new Map<string, string>();
@@ -45,6 +46,7 @@ export class BrokerPool {
   private readonly retiring = new Map<string, Promise<void>>();
   private readonly host: HostIdentity;
   private closed = false;
+  private disposed = false;
   /** How many brokers were torn down (for tests and logs). */
   teardowns = 0;
 
@@ -52,9 +54,9 @@ export class BrokerPool {
     this.host = opts.host ?? { pid: process.pid, startTime: processStartTime(process.pid) };
   }
 
-  onDidCrash(listener: BrokerCrashListener): () => void {
+  onDidCrash(listener: BrokerCrashListener): Disposable {
     this.crashListeners.add(listener);
-    return () => this.crashListeners.delete(listener);
+    return toDisposable(() => this.crashListeners.delete(listener));
   }
 
   /** The broker this session owns, if it is alive. */
@@ -119,7 +121,18 @@ export class BrokerPool {
     await Promise.all([...this.retiring.values()]);
   }
 
-  /** Last resort at quit: SIGKILL every agent process group still alive, and their helpers. */
+  /**
+   * Last resort at quit, after `shutdownAll` had its budget: SIGKILL every agent process group
+   * still alive, and their helpers. No broker is started after. Idempotent.
+   */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.closed = true;
+    this.killAll();
+  }
+
+  /** SIGKILL every agent process group still alive, and their helpers. */
   killAll(): void {
     for (const broker of this.brokers.values()) {
       if (!broker.pid) continue;

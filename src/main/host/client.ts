@@ -1,4 +1,5 @@
 import type { CommandName, EventName, EventPayload, Result } from '../../shared/contract';
+import type { Disposable } from '../util/lifecycle';
 
 /**
  * A connected window (Electron BrowserWindow or browser tab over WebSocket), as the host
@@ -10,7 +11,7 @@ export interface ClientSink {
   send<E extends EventName>(event: E, payload: EventPayload<E>): void;
 }
 
-export interface ClientHandle {
+export interface ClientHandle extends Disposable {
   readonly id: string;
   /** The window is gone: it stops watching every session. Idempotent. */
   dispose(): void;

@@ -50,13 +50,25 @@ describe('DataDirLock: one host per data dir', () => {
     expect(holder(file).pid).toBe(pid);
   });
 
+  it('releases once: disposing again never removes the lock of the host that came next', () => {
+    const file = lockFile();
+    const first = DataDirLock.acquire(file);
+    first.dispose();
+    const next = DataDirLock.acquire(file);
+    first.dispose();
+    expect(existsSync(file)).toBe(true);
+    expect(() => DataDirLock.acquire(file)).toThrow(`pid ${process.pid}`);
+    next.dispose();
+    expect(existsSync(file)).toBe(false);
+  });
+
   it('refuses a second host in the same process (it would sweep the first one’s agents)', () => {
     const file = lockFile();
     const lock = DataDirLock.acquire(file);
     expect(() => DataDirLock.acquire(file)).toThrow(`pid ${process.pid}`);
-    lock.release();
+    lock.dispose();
     expect(existsSync(file)).toBe(false);
-    DataDirLock.acquire(file).release();
+    DataDirLock.acquire(file).dispose();
   });
 
   it('takes over a lock whose host is gone (kill -9 leaves the file behind)', async () => {
@@ -64,7 +76,7 @@ describe('DataDirLock: one host per data dir', () => {
     writeFileSync(file, JSON.stringify({ pid: await deadPid(), startTime: '1' }));
     const lock = DataDirLock.acquire(file);
     expect(holder(file)).toMatchObject({ pid: process.pid, startTime: processStartTime(process.pid) ?? null });
-    lock.release();
+    lock.dispose();
   });
 
   it('takes over a lock whose pid now names another process (start time differs)', () => {
@@ -73,13 +85,13 @@ describe('DataDirLock: one host per data dir', () => {
     writeFileSync(file, JSON.stringify({ pid: other.pid, startTime: 'not-its-start-time' }));
     const lock = DataDirLock.acquire(file);
     expect(holder(file).pid).toBe(process.pid);
-    lock.release();
+    lock.dispose();
   });
 
   it('takes over an unreadable lock file', () => {
     const file = lockFile();
     writeFileSync(file, '');
-    DataDirLock.acquire(file).release();
+    DataDirLock.acquire(file).dispose();
   });
 
   it('does not remove a lock another host took over meanwhile', () => {
@@ -87,7 +99,7 @@ describe('DataDirLock: one host per data dir', () => {
     const lock = DataDirLock.acquire(file);
     const other = sleeper();
     writeFileSync(file, JSON.stringify({ pid: other.pid, startTime: processStartTime(other.pid as number) }));
-    lock.release();
+    lock.dispose();
     expect(holder(file).pid).toBe(other.pid);
   });
 

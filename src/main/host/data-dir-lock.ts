@@ -3,6 +3,7 @@ import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'n
 import { dirname, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { isSameProcess, processStartTime } from '../brokers/process-info';
+import type { Disposable } from '../util/lifecycle';
 
 interface Holder {
   pid: number;
@@ -21,7 +22,9 @@ const heldHere = new Set<string>();
  * replaced in one step (`rename`) by whoever holds the takeover lock, so hosts starting at the
  * same instant never both win.
  */
-export class DataDirLock {
+export class DataDirLock implements Disposable {
+  private released = false;
+
   private constructor(
     private readonly file: string,
     private readonly nonce: string,
@@ -63,7 +66,10 @@ export class DataDirLock {
     return new DataDirLock(file, nonce);
   }
 
-  release(): void {
+  /** Releases the lock. Idempotent: a second call never touches a lock someone took since. */
+  dispose(): void {
+    if (this.released) return;
+    this.released = true;
     heldHere.delete(this.file);
     const holder = readHolder(this.file);
     // Someone may have taken it over (after judging us gone): theirs is not ours to remove.

@@ -32,20 +32,7 @@ export function createHandlers(h: HostParts): Handlers {
       assertFolder(cwd);
       return service.create(p.id ?? randomUUID(), p.agentId ?? h.settings().defaultAgentId, cwd);
     },
-    'sessions:switch': (p, ctx) => {
-      // Subscribe before answering: nothing committed after `lastSeq` can be missed.
-      service.watch(ctx.clientId, p.sessionId);
-      const row = service.row(p.sessionId);
-      const result = {
-        session: service.view(row),
-        // A prompt waiting for its session to start or resume counts: its answer is coming.
-        running: service.isRunning(p.sessionId),
-        lastSeq: eventLog.committedSeq(p.sessionId),
-        pendingPermissions: gate.pendingFor(p.sessionId),
-      };
-      if (p.fromSessionId && p.fromSessionId !== p.sessionId) service.unwatch(ctx.clientId, p.fromSessionId);
-      return result;
-    },
+    'sessions:switch': (p, ctx) => service.switchTo(ctx.clientId, p.sessionId, p.fromSessionId),
     'sessions:detach': (p, ctx) => {
       service.unwatch(ctx.clientId, p.sessionId);
       return { ok: true as const };

@@ -7,7 +7,6 @@ import { BrokerPool } from '../brokers/broker-pool';
 import { PermissionGate } from '../permissions/permission-gate';
 import { IdleReaper } from '../reaper/idle-reaper';
 import { SessionService } from '../sessions/session-service';
-import { LIVE_STATES, ROUTABLE, transition } from '../sessions/state-machine';
 import { Watchers } from '../sessions/watchers';
 import { EventLog } from '../store/event-log';
 import { Store } from '../store/store';
@@ -42,6 +41,13 @@ export interface HostOptions {
   stopGraceMs?: number;
   /** How long quit may take before every agent is killed outright. */
   shutdownBudgetMs?: number;
+}
+
+/** One part's turn at quit; `budgeted` steps share the shutdown budget (see `shutdownSteps`). */
+interface ShutdownStep {
+  part: string;
+  budgeted?: boolean;
+  run(): void | Promise<void>;
 }
 
 /**
@@ -105,14 +111,11 @@ export class SessionHost implements HostPort {
       timers: this.timers,
       timeoutMs: () => this.current.permissionTimeoutMs,
       watchers: (id) => this.watchers.count(id),
-      isOpen: (id) => {
-        const state = this.store.sessions.get(id)?.state;
-        return state !== undefined && ROUTABLE.includes(state) && !this.service.isClosing(id);
-      },
+      isOpen: (id) => this.service.isOpen(id),
       record: (id, kind, payload) => this.eventLog.append(id, kind, payload),
-      onRequested: (view) => this.sendToWatchers(view.sessionId, 'permission:requested', view),
-      onResolved: (requestId, sessionId) => this.sendToWatchers(sessionId, 'permission:resolved', { requestId, sessionId }),
-      onPendingChanged: (id) => this.changed(id),
+      onDidRequest: (view) => this.sendToWatchers(view.sessionId, 'permission:requested', view),
+      onDidResolve: (requestId, sessionId) => this.sendToWatchers(sessionId, 'permission:resolved', { requestId, sessionId }),
+      onDidChangePending: (id) => this.changed(id),
       clientLabel: (id) => this.clients.get(id)?.label ?? 'a window',
     });
     this.service = new SessionService({
@@ -124,7 +127,7 @@ export class SessionHost implements HostPort {
       clock,
       logger: this.log.child('sessions'),
       agent: (id) => this.agentList.find((a) => a.id === id),
-      changed: (id) => this.changed(id),
+      onDidChangeSession: (id) => this.changed(id),
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       closeTimeoutMs: 2_000,
       timers: this.timers,
@@ -165,7 +168,7 @@ export class SessionHost implements HostPort {
       );
       return await Promise.resolve(host);
     } catch (err) {
-      lock.release();
+      lock.dispose();
       throw err;
     }
   }
@@ -207,49 +210,75 @@ export class SessionHost implements HostPort {
     return this.shutdownPromise;
   }
 
+  /**
+   * Quit disposes the host's parts in this one order. Each step relies on those after it
+   * still being there:
+   * 1. the reaper, first: no idle close may start once quit began;
+   * 2-4. within the shutdown budget, gracefully: sessions close (running turns cancelled and
+   *    recorded, agents told `session/close`), what is still pending is answered `cancelled`
+   *    (an agent waiting for an answer would not stop), then every agent goes through its
+   *    shutdown ladder;
+   * 5-7. then, whether or not the budget was enough: permissions answered again (over budget,
+   *    step 3 may not have run, and nothing may settle later against a closed store), every
+   *    agent group killed, sessions still stored as live recorded ENDED;
+   * 8-11. the timers (nothing fires any more), the event log (its last batch is written, which
+   *    needs the store), the store, and last the data-dir lock, so no second host opens the
+   *    store before it is closed.
+   */
+  private shutdownSteps(): ShutdownStep[] {
+    const reason = 'host_shutdown';
+    return [
+      { part: 'reaper', run: () => this.reaper.dispose() },
+      { part: 'sessions', budgeted: true, run: () => this.service.closeAll(reason) },
+      { part: 'permissions', budgeted: true, run: () => this.gate.dispose() },
+      { part: 'agents', budgeted: true, run: () => this.pool.shutdownAll() },
+      { part: 'permissions', run: () => this.gate.dispose() },
+      { part: 'agents', run: () => this.pool.dispose() },
+      { part: 'sessions', run: () => this.service.endAllStored(reason) },
+      { part: 'timers', run: () => this.timers.dispose() },
+      { part: 'event log', run: () => this.eventLog.dispose() },
+      { part: 'store', run: () => this.store.dispose() },
+      { part: 'lock', run: () => this.lock.dispose() },
+    ];
+  }
+
   private async doShutdown(): Promise<void> {
-    this.reaper.stop();
-    const budget = this.options.shutdownBudgetMs ?? 4_000;
+    const steps = this.shutdownSteps();
+    let failure: unknown;
+    for (let i = 0; i < steps.length; ) {
+      const budgeted: ShutdownStep[] = [];
+      while (steps[i]?.budgeted) budgeted.push(steps[i++]!);
+      if (budgeted.length) {
+        await this.withinBudget(budgeted);
+        continue;
+      }
+      const step = steps[i++]!;
+      try {
+        // Steps after the budget are synchronous: nothing still running in the background
+        // (a close cut short) gets in between them.
+        const done = step.run();
+        if (done) await done;
+      } catch (err) {
+        // The rest still runs: the store must close and the lock be released whatever failed.
+        this.log.error('shutdown step failed', { part: step.part, error: String(err) });
+        failure ??= err;
+      }
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  /** Runs `steps` in order until one fails or the shutdown budget is spent; never throws. */
+  private async withinBudget(steps: readonly ShutdownStep[]): Promise<void> {
     const work = (async () => {
-      await this.service.closeAll('host_shutdown');
-      this.gate.cancelAll('host_shutdown');
-      await this.pool.shutdownAll();
+      for (const step of steps) await step.run();
     })().catch((err: unknown) => this.log.error('shutdown step failed', { error: String(err) }));
     let timer: NodeJS.Timeout | undefined;
     const overBudget = new Promise<void>((r) => {
-      timer = setTimeout(r, budget);
+      timer = setTimeout(r, this.options.shutdownBudgetMs ?? 4_000);
       timer.unref();
     });
     await Promise.race([work, overBudget]);
     clearTimeout(timer);
-    // Over budget, the work above may not have reached it: nothing may stay pending (and settle
-    // later, against a closed store) once the agents are killed.
-    this.gate.cancelAll('host_shutdown');
-    this.pool.killAll();
-    this.endLiveSessions('host_shutdown');
-    this.timers.stop();
-    try {
-      this.eventLog.close();
-    } finally {
-      this.store.close();
-      this.lock.release();
-    }
-  }
-
-  /**
-   * Over budget, closes are cut short: the stored states still say why the sessions ended
-   * (else the next start would call them `recovered`).
-   */
-  private endLiveSessions(reason: string): void {
-    const now = (this.options.clock ?? systemClock).now();
-    for (const row of this.store.sessions.inStates(LIVE_STATES)) {
-      try {
-        if (row.state !== 'CLOSING' && row.state !== 'CREATED') transition(this.store.sessions, row.id, 'CLOSING', reason, now);
-        transition(this.store.sessions, row.id, 'ENDED', reason, now);
-      } catch (err) {
-        this.log.warn('could not end a session at quit', { session: row.id, error: String(err) });
-      }
-    }
   }
 
   private updateSettings(patch: Partial<SettingsT>): SettingsT {
@@ -258,7 +287,7 @@ export class SessionHost implements HostPort {
     this.current = { ...this.current, ...clean };
     // Never after quit began: no reaper tick may run once shutdown starts.
     if (('idleTimeoutMs' in clean || 'reapIntervalMs' in clean) && !this.shutdownPromise) {
-      this.reaper.stop();
+      this.reaper.dispose();
       this.reaper = this.createReaper(this.options.clock ?? systemClock);
       this.reaper.start();
     }

@@ -43,7 +43,7 @@ function setup(timeoutMs = 60_000) {
   const dir = tempDir();
   const store = Store.open(join(dir.path, 'host.db'));
   cleanups.push(() => {
-    store.close();
+    store.dispose();
     dir.cleanup();
   });
   const clock = new FakeClock();
@@ -63,9 +63,9 @@ function setup(timeoutMs = 60_000) {
     watchers: (id) => watchers.get(id) ?? 0,
     isOpen: (id) => open.has(id),
     record: (sessionId, kind, payload) => recorded.push({ sessionId, kind, payload }),
-    onRequested: (view) => requested.push(view),
-    onResolved: (requestId, sessionId) => resolved.push({ requestId, sessionId }),
-    onPendingChanged: (id) => pendingChanged.push(id),
+    onDidRequest: (view) => requested.push(view),
+    onDidResolve: (requestId, sessionId) => resolved.push({ requestId, sessionId }),
+    onDidChangePending: (id) => pendingChanged.push(id),
     clientLabel: (id) => (id === 'client-1' ? 'window 1' : id === 'client-2' ? 'window 2' : 'a window'),
   });
   const session = (): string => {

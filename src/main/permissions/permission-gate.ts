@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors';
 import type { PermissionDeciderT, PermissionOptionT, PermissionViewT, ToolCallViewT } from '../../shared/contract';
 import type { PermissionsRepo } from '../store/permissions.repo';
 import type { Clock } from '../util/clock';
+import type { Disposable } from '../util/lifecycle';
 import type { TimerQueue } from '../util/timer-queue';
 
 export interface PermissionGateOptions {
@@ -19,10 +20,10 @@ export interface PermissionGateOptions {
   /** Appends a transcript event. */
   record(sessionId: string, kind: 'permission_requested' | 'permission_resolved', payload: Record<string, unknown>): void;
   /** Tells the windows watching the session. */
-  onRequested(view: PermissionViewT): void;
-  onResolved(requestId: string, sessionId: string): void;
+  onDidRequest(view: PermissionViewT): void;
+  onDidResolve(requestId: string, sessionId: string): void;
   /** The pending count of a session changed (sidebar badge). */
-  onPendingChanged(sessionId: string): void;
+  onDidChangePending(sessionId: string): void;
   /** Labels a window for the transcript ("window 2"). */
   clientLabel(clientId: string): string;
 }
@@ -56,7 +57,7 @@ function toToolCall(tc: acp.ToolCallUpdate): ToolCallViewT {
  * the permission timeout, then the agent gets its reject option (else `cancelled`). Cancel,
  * close, agent exit and quit answer `cancelled`. Remembered "always" rules answer at once.
  */
-export class PermissionGate {
+export class PermissionGate implements Disposable {
   private readonly pending = new Map<string, Pending>();
 
   constructor(private readonly opts: PermissionGateOptions) {}
@@ -89,8 +90,8 @@ export class PermissionGate {
         once: true,
       });
       this.armDeadline(requestId);
-      this.opts.onRequested(this.pending.get(requestId)?.view ?? view);
-      this.opts.onPendingChanged(sessionId);
+      this.opts.onDidRequest(this.pending.get(requestId)?.view ?? view);
+      this.opts.onDidChangePending(sessionId);
     });
   }
 
@@ -122,6 +123,11 @@ export class PermissionGate {
 
   cancelAll(reason: string): void {
     for (const requestId of [...this.pending.keys()]) this.settle(requestId, CANCELLED, { kind: 'cancel', reason });
+  }
+
+  /** Host quit: every pending request is answered `cancelled`. Idempotent. */
+  dispose(): void {
+    this.cancelAll('host_shutdown');
   }
 
   /** Windows came or went: requests wait for a person while one watches, else a deadline runs. */
@@ -180,8 +186,8 @@ export class PermissionGate {
     this.pending.delete(requestId);
     this.opts.timers.cancel(`permission:${requestId}`);
     this.finish(p.view, response, decider, reason);
-    this.opts.onResolved(requestId, p.view.sessionId);
-    this.opts.onPendingChanged(p.view.sessionId);
+    this.opts.onDidResolve(requestId, p.view.sessionId);
+    this.opts.onDidChangePending(p.view.sessionId);
     p.resolve(response);
   }
 

@@ -109,8 +109,8 @@ function setup(o: { idleTimeoutMs?: number; intervalMs?: number; maxCloseAttempt
   });
   cleanups.push(() => {
     reaper.stop();
-    timers.stop();
-    store.close();
+    timers.dispose();
+    store.dispose();
     dir.cleanup();
   });
 

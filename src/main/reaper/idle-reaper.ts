@@ -1,6 +1,7 @@
 import type { SessionStateT } from '../../shared/contract';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
+import type { Disposable } from '../util/lifecycle';
 import type { TimerQueue } from '../util/timer-queue';
 
 /** What the reaper needs to know about a session, read fresh every time it asks. */
@@ -60,7 +61,7 @@ const TIMER_KEY = 'idle-reaper';
  * permission, once idle longer than the timeout (reason `idle_timeout`). One pass at a time;
  * it runs on the host's single timer and never keeps the process alive. 0 disables it.
  */
-export class IdleReaper {
+export class IdleReaper implements Disposable {
   private running = false;
   private stopped = false;
   private ticking: Promise<void> | undefined;
@@ -77,6 +78,11 @@ export class IdleReaper {
     this.running = true;
     this.stopped = false;
     this.schedule();
+  }
+
+  /** Stops the reaper for good (quit, or replaced by new settings). Idempotent. */
+  dispose(): void {
+    this.stop();
   }
 
   /** No tick starts after this; a pass in flight stops before its next session. */

@@ -1,15 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Broker, SessionSink } from '../brokers/broker';
+import { Turn } from './turn';
 import { defined, isStateUpdate, mapUpdate, type MappedEvent } from './update-mapper';
-
-export interface Turn {
-  clientMessageId: string;
-  cancelled: boolean;
-  /** A close ended this turn and recorded its end. */
-  closed?: boolean;
-  /** Stops waiting for an agent that ignored `session/cancel`. */
-  abandon?: () => void;
-}
 
 export interface LiveSessionHooks {
   /** Stores an event the agent sent (synchronously: order is everything here). */
@@ -25,12 +17,12 @@ export interface LiveSessionHooks {
 export class LiveSession implements SessionSink {
   broker: Broker | undefined;
   acpSessionId: string | undefined;
-  turn: Turn | undefined;
   /** While the agent replays history on `session/load`, transcript updates are not stored again. */
   replaying = false;
   /** Text prepended to the next prompt when the agent lost the session and started a new one. */
   seed: string | undefined;
   private detached = false;
+  private running: Turn | undefined;
   private readonly toolCalls = new Map<string, acp.ToolCallUpdate>();
 
   constructor(
@@ -43,8 +35,24 @@ export class LiveSession implements SessionSink {
     return this.detached;
   }
 
+  /** The turn in flight, if any. */
+  get turn(): Turn | undefined {
+    return this.running;
+  }
+
   get isRunning(): boolean {
-    return this.turn !== undefined;
+    return this.running !== undefined;
+  }
+
+  /** A prompt reaches the agent: it is this session's turn in flight. */
+  startTurn(clientMessageId: string): Turn {
+    this.running = new Turn(clientMessageId);
+    return this.running;
+  }
+
+  /** `turn` is over (or a close took it over); a later turn is left alone. */
+  endTurn(turn: Turn): void {
+    if (this.running === turn) this.running = undefined;
   }
 
   /** Routes the agent's updates for `acpSessionId` here (held updates are delivered now). */

@@ -2,26 +2,26 @@ import * as acp from '@agentclientprotocol/sdk';
 import { toWireError, type AppError } from '../../shared/errors';
 import type { Broker } from '../brokers/broker';
 import type { EventLog } from '../store/event-log';
-import type { LiveSession, Turn } from './live-session';
+import type { LiveSession } from './live-session';
 import { describeAgentError } from './session-starter';
+import type { Turn } from './turn';
 
 export interface TurnDeps {
   log: EventLog;
-  /** How long after Stop the turn waits for the agent (`turn.abandon` fires then). */
+  /** How long after Stop the turn waits for the agent (`turn.abandoned` resolves then). */
   stopGraceMs: number;
 }
 
 /**
  * Sends one prompt to the live agent session and records how the turn ended: the agent's stop
  * reason, an error (with the agent's stderr tail when it died), or — when the agent ignored
- * Stop until `turn.abandon` fired — a cancelled end without it. A close records the end itself.
+ * Stop until `turn.abandoned` resolved — a cancelled end without it. A close records the end itself.
  */
 export async function playTurn(live: LiveSession, turn: Turn, text: string, deps: TurnDeps): Promise<void> {
   const { log } = deps;
   const sessionId = live.id;
   const { clientMessageId } = turn;
   const broker = live.broker as Broker;
-  const abandoned = new Promise<'abandoned'>((resolve) => (turn.abandon = () => resolve('abandoned')));
   const sent = live.seed ? live.seed + text : text;
   live.seed = undefined;
   try {
@@ -29,7 +29,7 @@ export async function playTurn(live: LiveSession, turn: Turn, text: string, deps
       sessionId: live.acpSessionId as string,
       prompt: [{ type: 'text', text: sent }],
     });
-    const res = await Promise.race([request, abandoned]);
+    const res = await Promise.race([request, turn.abandoned]);
     if (res === 'abandoned') {
       request.catch(() => {});
       if (turn.closed) return; // the close recorded the end

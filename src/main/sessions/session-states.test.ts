@@ -109,7 +109,7 @@ describe('recovery at start-up', () => {
           createdAt: 1,
         });
       } finally {
-        store.close();
+        store.dispose();
       }
     });
     const spy = spyAcp();

@@ -40,7 +40,7 @@ function storeWith(state: SessionStateT): Store {
   const dir = tempDir();
   const store = Store.open(join(dir.path, 'host.db'));
   cleanups.push(() => {
-    store.close();
+    store.dispose();
     dir.cleanup();
   });
   store.sessions.insert({ id: 's', agent_id: 'demo', cwd: '/', state }, 1_000);

@@ -14,7 +14,7 @@ function setup() {
   const file = join(dir.path, 'host.db');
   const store = Store.open(file);
   cleanups.push(() => {
-    store.close();
+    store.dispose();
     dir.cleanup();
   });
   const clock = new FakeClock();
@@ -46,9 +46,9 @@ describe('EventLog', () => {
     log.append('a', 'user_message', { text: '1' });
     log.append('a', 'user_message', { text: '2' });
     runTick();
-    store.close();
+    store.dispose();
     const reopened = Store.open(file);
-    cleanups.push(() => reopened.close());
+    cleanups.push(() => reopened.dispose());
     const log2 = new EventLog(reopened.db, new FakeClock(), () => {}, () => {});
     expect(log2.append('a', 'user_message', { text: '3' })).toBe(3);
   });
@@ -109,7 +109,7 @@ describe('EventLog', () => {
     const dir = tempDir();
     const store = Store.open(join(dir.path, 'host.db'));
     cleanups.push(() => {
-      store.close();
+      store.dispose();
       dir.cleanup();
     });
     store.sessions.insert({ id: 'a', agent_id: 'demo', cwd: '/', state: 'CREATED' }, 1);

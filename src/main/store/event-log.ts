@@ -2,6 +2,7 @@ import type { Db } from './db';
 import { EventsRepo } from './events.repo';
 import type { EventKindT, SessionEventT } from '../../shared/contract';
 import type { Clock } from '../util/clock';
+import type { Disposable } from '../util/lifecycle';
 
 /** Chunk kinds that are coalesced with an immediately preceding event of the same kind. */
 const COALESCED: ReadonlySet<EventKindT> = new Set<EventKindT>(['agent_message', 'agent_thought']);
@@ -17,7 +18,7 @@ export type Schedule = (fn: () => void) => void;
  * message chunks of one session coalesce into one event while still unflushed: fewer rows,
  * fewer frames, same order.
  */
-export class EventLog {
+export class EventLog implements Disposable {
   private readonly repo: EventsRepo;
   private readonly nextSeq = new Map<string, number>();
   private pending: SessionEventT[] = [];
@@ -31,7 +32,7 @@ export class EventLog {
   constructor(
     db: Db,
     private readonly clock: Clock,
-    private readonly onCommitted: (events: readonly SessionEventT[]) => void,
+    private readonly onDidCommit: (events: readonly SessionEventT[]) => void,
     private readonly schedule: Schedule = (fn) => setImmediate(fn),
     private readonly onWriteError: (err: unknown, lost: number) => void = (err, lost) =>
       console.error(`[event-log] writing ${lost} event(s) failed`, err),
@@ -91,7 +92,7 @@ export class EventLog {
     }
     for (const id of this.forgotten) if (!this.lastPending.has(id)) this.nextSeq.delete(id);
     this.forgotten.clear();
-    this.onCommitted(batch);
+    this.onDidCommit(batch);
   }
 
   /** Last seq allocated for a session (committed or queued). */
@@ -110,7 +111,8 @@ export class EventLog {
     else this.nextSeq.delete(sessionId);
   }
 
-  close(): void {
+  /** Writes what is queued; appends are refused after. Idempotent. */
+  dispose(): void {
     this.flush();
     this.closed = true;
   }

@@ -3,9 +3,10 @@ import { SessionsRepo } from './sessions.repo';
 import { BrokersRepo } from './brokers.repo';
 import { PermissionsRepo } from './permissions.repo';
 import { SettingsRepo } from './settings.repo';
+import type { Disposable } from '../util/lifecycle';
 
 /** The host's SQLite database and its repositories. */
-export class Store {
+export class Store implements Disposable {
   readonly sessions: SessionsRepo;
   readonly brokers: BrokersRepo;
   readonly permissions: PermissionsRepo;
@@ -22,7 +23,8 @@ export class Store {
     return new Store(openDatabase(file, options));
   }
 
-  close(): void {
+  /** Closes the database. Idempotent. */
+  dispose(): void {
     if (this.db.open) this.db.close();
   }
 }

@@ -35,6 +35,6 @@ lockFiles.forEach((lockFile, i) => {
 process.stdout.write('done\n');
 process.stdin.resume();
 process.stdin.on('end', () => {
-  for (const lock of held) lock.release();
+  for (const lock of held) lock.dispose();
   process.exit(0);
 });

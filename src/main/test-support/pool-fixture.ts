@@ -55,7 +55,7 @@ export class PoolTestbed {
     });
     this.defer(async () => {
       await f.pool.shutdownAll();
-      store.close();
+      store.dispose();
       dir.cleanup();
     });
     return f;

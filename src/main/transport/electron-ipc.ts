@@ -10,6 +10,7 @@
 import { commandNames, eventChannel, commandChannel, type Result } from '../../shared/contract';
 import { toWireError } from '../../shared/errors';
 import type { ClientHandle, HostPort } from '../host/client';
+import type { Disposable } from '../util/lifecycle';
 
 /** The parts of Electron's `WebFrameMain` the sender check reads. */
 export interface FrameLike {
@@ -59,10 +60,6 @@ export interface ElectronIpcTransportOptions {
   /** True when `url` is our renderer document (see {@link rendererUrlMatcher}). */
   isRendererUrl(url: string): boolean;
   log?: TransportLog;
-}
-
-export interface Disposable {
-  dispose(): void;
 }
 
 interface WindowEntry {

@@ -1,4 +1,5 @@
 import type { EventName, EventPayload } from '../../shared/contract';
+import type { Disposable } from '../util/lifecycle';
 
 export interface WindowSenderOptions {
   /** Bytes queued on the socket and not yet handed to the OS. */
@@ -15,7 +16,7 @@ export interface WindowSenderOptions {
  * are in the store), and once it has drained the window gets one `session:resync` per session
  * with the last seq it was sent, and catches up with `transcript:since`.
  */
-export class WindowSender {
+export class WindowSender implements Disposable {
   private readonly lastSent = new Map<string, number>();
   private readonly behind = new Set<string>();
   private stopPolling: (() => void) | undefined;
@@ -40,6 +41,7 @@ export class WindowSender {
     return this.behind;
   }
 
+  /** Stops waiting for the socket to drain. Idempotent. */
   dispose(): void {
     this.stopPolling?.();
     this.stopPolling = undefined;

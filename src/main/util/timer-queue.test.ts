@@ -17,7 +17,7 @@ class RecordingClock extends FakeClock {
 
 const queues: TimerQueue[] = [];
 afterEach(() => {
-  queues.splice(0).forEach((q) => q.stop());
+  queues.splice(0).forEach((q) => q.dispose());
   vi.restoreAllMocks();
 });
 
@@ -103,12 +103,13 @@ describe('TimerQueue: one timer for the whole host', () => {
     expect(clock.pendingTimers).toBe(1);
   });
 
-  it('runs no task after stop and accepts none', async () => {
+  it('runs no task once disposed and accepts none; disposing twice changes nothing', async () => {
     const clock = new FakeClock();
     const q = new TimerQueue(clock);
     const ran = vi.fn();
     q.at('a', clock.now() + 100, ran);
-    q.stop();
+    q.dispose();
+    q.dispose();
     q.at('b', clock.now() + 100, ran);
     expect(q.isArmed).toBe(false);
     expect(clock.pendingTimers).toBe(0);

@@ -1,12 +1,13 @@
 import type { Clock, TimerHandle } from './clock';
 import { MAX_TIMER_MS } from './clock';
+import type { Disposable } from './lifecycle';
 
 /**
  * One timer for the whole host. Components schedule keyed tasks (the reaper's next tick,
  * each pending permission's deadline); only the earliest is armed on the clock, so there is
  * never a timer per session. The armed timer is unref'd: it never keeps the process alive.
  */
-export class TimerQueue {
+export class TimerQueue implements Disposable {
   private readonly tasks = new Map<string, { at: number; fn: () => void }>();
   private armed: { handle: TimerHandle; at: number } | undefined;
   private stopped = false;
@@ -37,7 +38,8 @@ export class TimerQueue {
     return this.armed !== undefined;
   }
 
-  stop(): void {
+  /** Drops every task and disarms the clock; nothing is scheduled after. Idempotent. */
+  dispose(): void {
     this.stopped = true;
     this.tasks.clear();
     this.disarm();

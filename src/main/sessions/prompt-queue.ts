@@ -1,0 +1,134 @@
+import type { LiveSession } from './live-session';
+import { playTurn } from './prompt-turn';
+import type { SessionContext } from './session-context';
+
+/** A prompt accepted but not yet handed to the agent (queued, or waiting for its session to start). */
+interface WaitingPrompt {
+  clientMessageId: string;
+  cancelled: boolean;
+}
+
+export interface PromptQueueDeps {
+  /** The live session to send to, started or resumed if need be (a failure is recorded). */
+  ensureLive(sessionId: string, retry: boolean): Promise<LiveSession>;
+}
+
+/**
+ * Each session's prompts: accepted (stored at once), waiting on the session's work queue,
+ * then played one turn at a time; Stop ends the waiting ones and the running turn.
+ */
+export class PromptQueue {
+  /** Only sessions with prompts waiting have an entry: nothing per session at rest. */
+  private readonly waiting = new Map<string, Set<WaitingPrompt>>();
+
+  constructor(
+    private readonly ctx: SessionContext,
+    private readonly deps: PromptQueueDeps,
+  ) {}
+
+  /**
+   * Accepts a prompt: stored at once, delivered when the session is live and earlier turns
+   * are done. A retried send with the same client message id is accepted once.
+   */
+  send(sessionId: string, clientMessageId: string, text: string, retry = false): { duplicate: boolean } {
+    const { o } = this.ctx;
+    this.ctx.assertOpen();
+    const row = this.ctx.row(sessionId);
+    if (!o.store.sessions.recordPrompt(sessionId, clientMessageId, o.clock.now())) return { duplicate: true };
+    o.log.append(sessionId, 'user_message', { text, clientMessageId });
+    if (o.store.sessions.setFirstPrompt(sessionId, text, o.clock.now()) && !row.title) o.onDidChangeSession(sessionId);
+    const prompt: WaitingPrompt = { clientMessageId, cancelled: false };
+    const waiting = this.waiting.get(sessionId) ?? new Set<WaitingPrompt>();
+    waiting.add(prompt);
+    this.waiting.set(sessionId, waiting);
+    this.ctx.registry.enqueue(sessionId, () => this.runTurn(sessionId, prompt, text, retry)).catch((err) => {
+      o.logger.error('turn failed unexpectedly', { session: sessionId, error: String(err) });
+    });
+    o.onDidChangeSession(sessionId);
+    return { duplicate: false };
+  }
+
+  /**
+   * Stops the running turn and every prompt still waiting (queued, or waiting for the session
+   * to start or resume). Works in every state; never leaves a turn marked running.
+   */
+  cancel(sessionId: string): void {
+    const { o } = this.ctx;
+    this.ctx.row(sessionId);
+    // A prompt that has not reached the agent yet ends here, so Stop pressed while a session
+    // starts does not let the prompt run once it is up.
+    const ended = this.endWaiting(sessionId, 'cancelled_before_start');
+    o.gate.cancelSession(sessionId, 'turn_cancelled');
+    const live = this.ctx.registry.get(sessionId);
+    const turn = live?.turn;
+    if (live && turn) {
+      turn.cancel();
+      if (live.broker?.isAlive && live.acpSessionId) live.broker.cancel(live.acpSessionId);
+      // An agent that ignores session/cancel must not leave the turn running forever.
+      o.timers.at(this.ctx.stopTimerKey(sessionId), o.clock.now() + o.stopGraceMs, () => turn.abandon());
+    }
+    if (ended) o.onDidChangeSession(sessionId);
+  }
+
+  /** Ends every accepted prompt that has not reached the agent; returns how many. */
+  endWaiting(sessionId: string, reason: string): number {
+    const waiting = this.waiting.get(sessionId);
+    this.waiting.delete(sessionId);
+    for (const prompt of waiting ?? []) {
+      prompt.cancelled = true;
+      this.ctx.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId: prompt.clientMessageId, reason });
+    }
+    return waiting?.size ?? 0;
+  }
+
+  /** Sessions with prompts accepted and not yet handed to the agent. */
+  waitingSessions(): string[] {
+    return [...this.waiting.keys()];
+  }
+
+  /** A turn is in flight, or a prompt was accepted and waits for its turn: an answer is coming. */
+  isRunning(sessionId: string): boolean {
+    return (this.ctx.registry.get(sessionId)?.isRunning ?? false) || (this.waiting.get(sessionId)?.size ?? 0) > 0;
+  }
+
+  /** Anything in flight the reaper must not cut: a turn, queued work or a pending permission. */
+  isBusy(sessionId: string): boolean {
+    const { registry, o } = this.ctx;
+    return (registry.get(sessionId)?.isRunning ?? false) || registry.queued(sessionId) > 0 || o.gate.countFor(sessionId) > 0;
+  }
+
+  private async runTurn(sessionId: string, prompt: WaitingPrompt, text: string, retry: boolean): Promise<void> {
+    const { o } = this.ctx;
+    const { clientMessageId } = prompt;
+    let live: LiveSession | undefined;
+    try {
+      // A prompt stopped before its turn needs no agent session (and its end is recorded).
+      if (!prompt.cancelled && !this.ctx.isStopping) live = await this.deps.ensureLive(sessionId, retry);
+    } catch {
+      // start() recorded why.
+    }
+    this.unqueue(sessionId, prompt);
+    if (prompt.cancelled || this.ctx.isStopping) return;
+    if (!live) {
+      o.log.append(sessionId, 'turn_ended', { stopReason: 'error', clientMessageId });
+      o.onDidChangeSession(sessionId);
+      return;
+    }
+    const turn = live.startTurn(clientMessageId);
+    o.log.append(sessionId, 'turn_started', { clientMessageId });
+    o.onDidChangeSession(sessionId);
+    try {
+      await playTurn(live, turn, text, { log: o.log, stopGraceMs: o.stopGraceMs });
+    } finally {
+      o.timers.cancel(this.ctx.stopTimerKey(sessionId));
+      live.endTurn(turn);
+      o.store.sessions.touch(sessionId, o.clock.now());
+      o.onDidChangeSession(sessionId);
+    }
+  }
+
+  private unqueue(sessionId: string, prompt: WaitingPrompt): void {
+    const waiting = this.waiting.get(sessionId);
+    if (waiting?.delete(prompt) && waiting.size === 0) this.waiting.delete(sessionId);
+  }
+}

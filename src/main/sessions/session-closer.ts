@@ -1,0 +1,167 @@
+import * as acp from '@agentclientprotocol/sdk';
+import { AppError } from '../../shared/errors';
+import type { Broker, BrokerExit } from '../brokers/broker';
+import type { SessionRow } from '../store/sessions.repo';
+import type { LiveSession } from './live-session';
+import type { SessionContext } from './session-context';
+import { LIVE_STATES, transition } from './state-machine';
+
+export interface CloseOptions {
+  /** Checked synchronously right before the close begins; false aborts it (the reaper's re-check). */
+  precondition?: () => boolean;
+  /** A stale session closed on the way to resuming it: the prompts waiting for it still run. */
+  keepWaiting?: boolean;
+}
+
+export interface SessionCloserDeps {
+  /** Ends the prompts accepted and not yet handed to the agent; returns how many. */
+  endWaiting(sessionId: string, reason: string): number;
+  /** Sessions with prompts waiting (quit closes them too). */
+  waitingSessions(): string[];
+}
+
+/**
+ * How sessions end: a close (user, reaper, stale, quit), a forced end, an agent crash. Each
+ * takes the session out of the registry first, so nothing reaches it after.
+ */
+export class SessionCloser {
+  private readonly closing = new Map<string, Promise<boolean>>();
+
+  constructor(
+    private readonly ctx: SessionContext,
+    private readonly deps: SessionCloserDeps,
+  ) {
+    ctx.o.pool.onDidCrash((broker, sessionIds, exit) => this.onAgentCrash(broker, sessionIds, exit));
+  }
+
+  isClosing(sessionId: string): boolean {
+    return this.closing.has(sessionId);
+  }
+
+  /**
+   * Ends a session's agent side. It leaves the registry first (nothing reaches it after),
+   * its turn is cancelled (partial output kept), pending permissions answered `cancelled`,
+   * the agent told `session/close` where supported, and its broker released. Concurrent or
+   * repeated closes share one run. Resolves false if the precondition aborted it.
+   */
+  close(sessionId: string, reason: string, options: CloseOptions = {}): Promise<boolean> {
+    const { o } = this.ctx;
+    const inFlight = this.closing.get(sessionId);
+    if (inFlight) return inFlight;
+    if (options.precondition && !options.precondition()) return Promise.resolve(false);
+    const row = o.store.sessions.get(sessionId);
+    if (!row) return Promise.reject(new AppError('not_found', `No session ${sessionId}`));
+    const live = this.takeOut(sessionId);
+    // A closed session stays closed: prompts still waiting end now instead of resuming it.
+    if (!options.keepWaiting && this.deps.endWaiting(sessionId, reason)) o.onDidChangeSession(sessionId);
+    const now = o.clock.now();
+    if (row.state === 'ENDED' && !live) return Promise.resolve(true);
+    if (row.state !== 'CLOSING' && row.state !== 'ENDED') transition(o.store.sessions, sessionId, 'CLOSING', reason, now);
+    o.onDidChangeSession(sessionId);
+    const run = this.finishClose(sessionId, live, reason).finally(() => this.closing.delete(sessionId));
+    this.closing.set(sessionId, run);
+    return run;
+  }
+
+  /** Ends a session without asking its agent (a close that keeps failing). */
+  async forceEnd(sessionId: string, reason: string): Promise<void> {
+    this.takeOut(sessionId);
+    this.ctx.o.gate.cancelSession(sessionId, reason);
+    await this.ctx.o.pool.release(sessionId).catch(() => {});
+    this.endStored(sessionId, reason);
+  }
+
+  /** Host quit: every live session is closed with `reason`; nothing new starts after. */
+  async closeAll(reason: string): Promise<void> {
+    this.ctx.stop();
+    const ids = new Set([...this.ctx.registry.all().map((s) => s.id), ...this.closing.keys(), ...this.deps.waitingSessions()]);
+    await Promise.all([...ids].map((id) => this.close(id, reason).catch(() => false)));
+    for (const row of this.ctx.o.store.sessions.inStates(LIVE_STATES)) this.endStored(row.id, reason);
+  }
+
+  /** Records a session as ENDED (through CLOSING where the state table asks for it). */
+  endStored(sessionId: string, reason: string): void {
+    const { o } = this.ctx;
+    const row = o.store.sessions.get(sessionId);
+    if (!row || row.state === 'ENDED') return;
+    this.markEnded(row, reason);
+    o.log.forget(sessionId);
+    o.onDidChangeSession(sessionId);
+  }
+
+  /**
+   * Quit over its budget cuts closes short: the stored states still say why the sessions
+   * ended (else the next start would call them `recovered`). One refused write skips only
+   * its own session.
+   */
+  endAllStored(reason: string): void {
+    const { o } = this.ctx;
+    for (const row of o.store.sessions.inStates(LIVE_STATES)) {
+      try {
+        this.markEnded(row, reason);
+      } catch (err) {
+        o.logger.warn('could not end a session at quit', { session: row.id, error: String(err) });
+      }
+    }
+  }
+
+  private markEnded(row: SessionRow, reason: string): void {
+    const { o } = this.ctx;
+    const now = o.clock.now();
+    if (row.state !== 'CLOSING' && row.state !== 'CREATED') transition(o.store.sessions, row.id, 'CLOSING', reason, now);
+    transition(o.store.sessions, row.id, 'ENDED', reason, now);
+  }
+
+  private async finishClose(sessionId: string, live: LiveSession | undefined, reason: string): Promise<boolean> {
+    const { o } = this.ctx;
+    try {
+      const turn = live?.turn;
+      if (live && turn) {
+        // The close records the turn's end and stops waiting for the agent's answer: on a
+        // shared agent process it may never come, and the session's queue must not stay
+        // blocked behind it.
+        turn.closeByHost();
+        o.timers.cancel(this.ctx.stopTimerKey(sessionId));
+        if (live.broker?.isAlive && live.acpSessionId) live.broker.cancel(live.acpSessionId);
+        o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId: turn.clientMessageId, reason });
+        live.endTurn(turn);
+      }
+      o.gate.cancelSession(sessionId, reason);
+      const broker = live?.broker;
+      if (broker?.isAlive && live?.acpSessionId && broker.capabilities.sessionCapabilities?.close) {
+        await broker
+          .request(acp.methods.agent.session.close, { sessionId: live.acpSessionId }, o.closeTimeoutMs)
+          .catch((err: unknown) => o.logger.warn('session/close failed', { session: sessionId, error: String(err) }));
+      }
+    } finally {
+      await o.pool.release(sessionId).catch((err: unknown) => o.logger.warn('releasing the agent failed', { session: sessionId, error: String(err) }));
+      this.endStored(sessionId, reason);
+      o.log.forget(sessionId);
+    }
+    return true;
+  }
+
+  private onAgentCrash(broker: Broker, sessionIds: string[], exit: BrokerExit): void {
+    const { o } = this.ctx;
+    for (const sessionId of sessionIds) {
+      const live = this.ctx.registry.get(sessionId);
+      if (!live || live.broker !== broker) continue;
+      this.takeOut(sessionId);
+      o.gate.cancelSession(sessionId, 'agent_exited');
+      if (!live.turn) {
+        o.log.append(sessionId, 'notice', { text: `${broker.agent.name} exited; the next prompt restarts it.`, stderrTail: exit.stderrTail });
+      }
+      this.endStored(sessionId, 'agent_exited');
+    }
+  }
+
+  /** Takes the live session out of the registry and detaches it: nothing reaches it after. */
+  private takeOut(sessionId: string): LiveSession | undefined {
+    const live = this.ctx.registry.get(sessionId);
+    if (live) {
+      this.ctx.registry.remove(live);
+      live.detach();
+    }
+    return live;
+  }
+}

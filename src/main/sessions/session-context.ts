@@ -1,0 +1,66 @@
+import { AppError } from '../../shared/errors';
+import type { AgentDefinition } from '../brokers/agent-definition';
+import type { BrokerPool } from '../brokers/broker-pool';
+import type { PermissionGate } from '../permissions/permission-gate';
+import type { EventLog } from '../store/event-log';
+import type { SessionRow } from '../store/sessions.repo';
+import type { Store } from '../store/store';
+import type { Clock } from '../util/clock';
+import type { Logger } from '../util/log';
+import type { TimerQueue } from '../util/timer-queue';
+import { SessionRegistry } from './session-registry';
+import type { Watchers } from './watchers';
+
+export interface SessionServiceOptions {
+  store: Store;
+  log: EventLog;
+  pool: BrokerPool;
+  gate: PermissionGate;
+  watchers: Watchers;
+  clock: Clock;
+  logger: Logger;
+  agent(id: string): AgentDefinition | undefined;
+  /** A session's view changed: tell every window. */
+  onDidChangeSession(sessionId: string): void;
+  requestTimeoutMs: number;
+  closeTimeoutMs: number;
+  /** The host's one timer (the Stop deadline rides on it). */
+  timers: TimerQueue;
+  /** How long after Stop a turn waits for the agent before it is ended without it. */
+  stopGraceMs: number;
+}
+
+/**
+ * What the session service's parts (prompt queue, closer, routing) share: the host's parts,
+ * the registry of live sessions and whether quit has begun.
+ */
+export class SessionContext {
+  readonly registry = new SessionRegistry();
+  private stopping = false;
+
+  constructor(readonly o: SessionServiceOptions) {}
+
+  /** Quit has begun: nothing new starts. */
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  stop(): void {
+    this.stopping = true;
+  }
+
+  assertOpen(): void {
+    if (this.stopping) throw new AppError('shutting_down', 'Switchboard is shutting down');
+  }
+
+  row(id: string): SessionRow {
+    const row = this.o.store.sessions.get(id);
+    if (!row) throw new AppError('not_found', `No session ${id}`);
+    return row;
+  }
+
+  /** A stop deadline of a session's running turn, on the host's one timer. */
+  stopTimerKey(sessionId: string): string {
+    return `stop:${sessionId}`;
+  }
+}

@@ -1,0 +1,186 @@
+import type { SessionViewT, SwitchResultT } from '../../shared/contract';
+import { AppError } from '../../shared/errors';
+import { displayTitle, type SessionRow } from '../store/sessions.repo';
+import { LiveSession } from './live-session';
+import { errorPayload } from './prompt-turn';
+import type { SessionCloser } from './session-closer';
+import type { SessionContext } from './session-context';
+import { describeAgentError, startAgentSession } from './session-starter';
+import { ROUTABLE, transition } from './state-machine';
+import type { MappedEvent } from './update-mapper';
+
+export interface SessionRoutingDeps {
+  /** A turn is in flight or a prompt waits for one (the view's `running`). */
+  isRunning(sessionId: string): boolean;
+}
+
+/**
+ * Creating sessions and routing to them: which live session a prompt goes to (started or
+ * resumed when need be), which windows watch it (ACTIVE / DETACHED), and its view.
+ */
+export class SessionRouting {
+  constructor(
+    private readonly ctx: SessionContext,
+    private readonly closer: SessionCloser,
+    private readonly deps: SessionRoutingDeps,
+  ) {}
+
+  view(row: SessionRow): SessionViewT {
+    return {
+      id: row.id,
+      agentId: row.agent_id,
+      cwd: row.cwd,
+      title: displayTitle(row),
+      state: row.state,
+      ...(row.state_reason ? { stateReason: row.state_reason } : {}),
+      running: this.deps.isRunning(row.id),
+      pendingPermissions: this.ctx.o.gate.countFor(row.id),
+      lastSeq: row.last_seq,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      lastActivityAt: row.last_activity_at,
+    };
+  }
+
+  create(id: string, agentId: string, cwd: string): SessionViewT {
+    const { o, registry } = this.ctx;
+    this.ctx.assertOpen();
+    if (registry.has(id) || o.store.sessions.get(id)) {
+      throw new AppError('already_exists', `A session with id ${id} already exists`);
+    }
+    const agent = o.agent(agentId);
+    if (!agent) throw new AppError('not_found', `No agent named ${agentId}`);
+    o.store.sessions.insert({ id, agent_id: agentId, cwd, state: 'CREATED' }, o.clock.now());
+    // Start the agent session now, so its commands and title arrive before the first prompt;
+    // unless it was closed before this ran (a close must not be undone by the warm-up).
+    registry
+      .enqueue(id, async () => {
+        if (o.store.sessions.get(id)?.state === 'CREATED') await this.ensureLive(id);
+      })
+      .catch(() => {});
+    return this.view(this.ctx.row(id));
+  }
+
+  /** A window starts watching: DETACHED becomes ACTIVE. */
+  watch(clientId: string, sessionId: string): void {
+    this.ctx.row(sessionId);
+    if (!this.ctx.o.watchers.add(clientId, sessionId)) return;
+    this.ctx.o.gate.watchersChanged(sessionId);
+    this.setAttachment(sessionId);
+  }
+
+  /**
+   * A window switches to `sessionId`. It is subscribed before the answer is read, so nothing
+   * committed after the answer's `lastSeq` can be missed; then it stops watching the session
+   * it came from.
+   */
+  switchTo(clientId: string, sessionId: string, fromSessionId?: string): SwitchResultT {
+    const { o } = this.ctx;
+    this.watch(clientId, sessionId);
+    const result = {
+      session: this.view(this.ctx.row(sessionId)),
+      // A prompt waiting for its session to start or resume counts: its answer is coming.
+      running: this.deps.isRunning(sessionId),
+      lastSeq: o.log.committedSeq(sessionId),
+      pendingPermissions: o.gate.pendingFor(sessionId),
+    };
+    if (fromSessionId && fromSessionId !== sessionId) this.unwatch(clientId, fromSessionId);
+    return result;
+  }
+
+  /** A window stops watching; the last one out makes the session DETACHED. Twice is a no-op. */
+  unwatch(clientId: string, sessionId: string): void {
+    if (!this.ctx.o.watchers.remove(clientId, sessionId)) return;
+    this.ctx.o.gate.watchersChanged(sessionId);
+    this.setAttachment(sessionId);
+  }
+
+  /** Stored as routable and not closing: a person can still be asked about its requests. */
+  isOpen(sessionId: string): boolean {
+    const state = this.ctx.o.store.sessions.get(sessionId)?.state;
+    return state !== undefined && ROUTABLE.includes(state) && !this.closer.isClosing(sessionId);
+  }
+
+  /**
+   * The live session to send to. Only a registry entry whose stored state is routable and
+   * whose agent is alive is used; anything else is stopped (awaited) and the session resumed.
+   */
+  async ensureLive(sessionId: string, retry = false): Promise<LiveSession> {
+    this.ctx.assertOpen();
+    const row = this.ctx.row(sessionId);
+    const live = this.ctx.registry.get(sessionId);
+    if (live && ROUTABLE.includes(row.state) && live.broker?.isAlive && live.acpSessionId) return live;
+    if (live) await this.closer.close(sessionId, 'stale', { keepWaiting: true });
+    // Stored as live with nothing in memory behind it: it can only be resumed from ENDED.
+    else if (row.state !== 'CREATED' && row.state !== 'ENDED') this.closer.endStored(sessionId, 'stale');
+    return this.start(this.ctx.row(sessionId), retry);
+  }
+
+  private async start(row: SessionRow, retry: boolean): Promise<LiveSession> {
+    const { o, registry } = this.ctx;
+    const agent = o.agent(row.agent_id);
+    const live = new LiveSession(row.id, row.cwd, {
+      record: (id, e) => this.record(id, e),
+      permission: (id, req, signal) => o.gate.request(id, req, signal),
+    });
+    let added = false;
+    try {
+      // Inside the try: a missing agent or a refused transition must be shown like any other
+      // failure to start, never swallowed (the prompt waiting on it needs its answer).
+      if (!agent) throw new AppError('not_found', `No agent named ${row.agent_id}; add it to agents.json`);
+      transition(o.store.sessions, row.id, 'STARTING', row.state === 'CREATED' ? 'new' : 'resume', o.clock.now());
+      registry.add(live);
+      added = true;
+      o.onDidChangeSession(row.id);
+      const started = await startAgentSession(live, row, agent, {
+        pool: o.pool,
+        events: o.log.events,
+        log: o.logger,
+        clock: o.clock,
+        requestTimeoutMs: o.requestTimeoutMs,
+        retry,
+      });
+      if (live.isDetached) throw new AppError('invalid_state', 'The session was closed while it started');
+      o.store.sessions.setAcpSessionId(row.id, started.acpSessionId, o.clock.now());
+      if (started.mode === 'recreated') {
+        o.log.append(row.id, 'notice', { text: `${agent.name} could not restore this session; started a new one with the conversation so far.` });
+      }
+      transition(o.store.sessions, row.id, o.watchers.count(row.id) > 0 ? 'ACTIVE' : 'DETACHED', started.mode, o.clock.now());
+      o.onDidChangeSession(row.id);
+      return live;
+    } catch (err) {
+      // A close (or the crash handler) that took the session out of the registry meanwhile
+      // has ended it and said why; recording here too would put an event after the close.
+      const takenOver = added && !registry.remove(live);
+      live.detach();
+      if (added) await o.pool.release(row.id).catch(() => {});
+      const error = err instanceof AppError ? err : agent ? describeAgentError(agent, 'start', err) : new AppError('internal', String(err));
+      if (!takenOver && !this.closer.isClosing(row.id)) {
+        o.log.append(row.id, 'error', errorPayload(error));
+        this.closer.endStored(row.id, error.code === 'crash_loop' ? 'crash_loop' : 'start_failed');
+      }
+      throw error;
+    }
+  }
+
+  private record(sessionId: string, e: MappedEvent): void {
+    const { o } = this.ctx;
+    o.log.append(sessionId, e.kind, e.payload);
+    if (e.kind === 'session_info' && typeof e.payload.title === 'string' && e.payload.title.trim()) {
+      o.store.sessions.setTitle(sessionId, e.payload.title, o.clock.now());
+      o.onDidChangeSession(sessionId);
+    }
+  }
+
+  private setAttachment(sessionId: string): void {
+    const { o } = this.ctx;
+    const row = o.store.sessions.get(sessionId);
+    if (!row) return;
+    const watched = o.watchers.count(sessionId) > 0;
+    const now = o.clock.now();
+    if (watched && row.state === 'DETACHED') transition(o.store.sessions, sessionId, 'ACTIVE', 'watched', now);
+    else if (!watched && row.state === 'ACTIVE') transition(o.store.sessions, sessionId, 'DETACHED', 'unwatched', now);
+    else return;
+    o.onDidChangeSession(sessionId);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * `running` until Stop (`cancelling`: the agent was asked to cancel and its answer is still
+ * awaited) or a close (`closed`: the close recorded the turn's end; nobody else may).
+ */
+export type TurnState = 'running' | 'cancelling' | 'closed';
+
+/**
+ * One prompt turn in flight. Its state only moves forward (running → cancelling → closed) and
+ * only through these methods; `abandoned` resolves when the host stops waiting for the agent.
+ */
+export class Turn {
+  /** Resolves once the host stops waiting for the agent's answer (Stop ignored, or a close). */
+  readonly abandoned: Promise<'abandoned'>;
+  private current: TurnState = 'running';
+  private resolveAbandoned!: (value: 'abandoned') => void;
+
+  constructor(readonly clientMessageId: string) {
+    this.abandoned = new Promise((resolve) => (this.resolveAbandoned = resolve));
+  }
+
+  get state(): TurnState {
+    return this.current;
+  }
+
+  /** Stop or close asked the agent to cancel: an error now ends the turn `cancelled`. */
+  get cancelled(): boolean {
+    return this.current !== 'running';
+  }
+
+  /** A close ended this turn and recorded its end. */
+  get closed(): boolean {
+    return this.current === 'closed';
+  }
+
+  /** Stop was pressed. */
+  cancel(): void {
+    if (this.current === 'running') this.current = 'cancelling';
+  }
+
+  /** A close ended the turn (and recorded it): stop waiting for the agent at once. */
+  closeByHost(): void {
+    this.current = 'closed';
+    this.abandon();
+  }
+
+  /** Stops waiting for an agent that ignored `session/cancel`. Idempotent. */
+  abandon(): void {
+    this.resolveAbandoned('abandoned');
+  }
+}
