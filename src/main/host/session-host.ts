@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { EventName, EventPayload, SessionEventT, SettingsT } from '../../shared/contract';
+import type { EventName, EventPayload, SessionEventT, SettingsT, StateReason } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import { defaultSpawn, type SpawnFn } from '../brokers/broker';
 import { BrokerPool } from '../brokers/broker-pool';
@@ -240,7 +240,7 @@ export class SessionHost implements HostPort {
    * Over budget, closes are cut short: the stored states still say why the sessions ended
    * (else the next start would call them `recovered`).
    */
-  private endLiveSessions(reason: string): void {
+  private endLiveSessions(reason: StateReason): void {
     const now = (this.options.clock ?? systemClock).now();
     for (const row of this.store.sessions.inStates(LIVE_STATES)) {
       try {

@@ -1,12 +1,12 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { AppError } from '../../shared/errors';
-import type { SessionViewT } from '../../shared/contract';
+import type { SessionViewT, StateReason, TurnEndReason } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { Broker, BrokerExit } from '../brokers/broker';
 import type { BrokerPool } from '../brokers/broker-pool';
 import type { PermissionGate } from '../permissions/permission-gate';
 import type { EventLog } from '../store/event-log';
-import { displayTitle, type SessionRow } from '../store/sessions.repo';
+import { displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
@@ -79,7 +79,7 @@ export class SessionService {
       cwd: row.cwd,
       title: displayTitle(row),
       state: row.state,
-      ...(row.state_reason ? { stateReason: row.state_reason } : {}),
+      ...stateReasonOf(row),
       running: this.isRunning(row.id),
       pendingPermissions: this.o.gate.countFor(row.id),
       lastSeq: row.last_seq,
@@ -156,7 +156,7 @@ export class SessionService {
   }
 
   /** Ends every accepted prompt that has not reached the agent; returns how many. */
-  private endWaiting(sessionId: string, reason: string): number {
+  private endWaiting(sessionId: string, reason: TurnEndReason): number {
     const waiting = this.waiting.get(sessionId);
     this.waiting.delete(sessionId);
     for (const prompt of waiting ?? []) {
@@ -200,7 +200,7 @@ export class SessionService {
    * the agent told `session/close` where supported, and its broker released. Concurrent or
    * repeated closes share one run. Resolves false if the precondition aborted it.
    */
-  close(sessionId: string, reason: string, options: CloseOptions = {}): Promise<boolean> {
+  close(sessionId: string, reason: StateReason, options: CloseOptions = {}): Promise<boolean> {
     const inFlight = this.closing.get(sessionId);
     if (inFlight) return inFlight;
     if (options.precondition && !options.precondition()) return Promise.resolve(false);
@@ -223,7 +223,7 @@ export class SessionService {
   }
 
   /** Ends a session without asking its agent (a close that keeps failing). */
-  async forceEnd(sessionId: string, reason: string): Promise<void> {
+  async forceEnd(sessionId: string, reason: StateReason): Promise<void> {
     const live = this.registry.get(sessionId);
     if (live) {
       this.registry.remove(live);
@@ -235,14 +235,14 @@ export class SessionService {
   }
 
   /** Host quit: every live session is closed with `host_shutdown`. */
-  async closeAll(reason: string): Promise<void> {
+  async closeAll(reason: StateReason): Promise<void> {
     this.stopping = true;
     const ids = new Set([...this.registry.all().map((s) => s.id), ...this.closing.keys(), ...this.waiting.keys()]);
     await Promise.all([...ids].map((id) => this.close(id, reason).catch(() => false)));
     for (const row of this.o.store.sessions.inStates(LIVE_STATES)) this.endStored(row.id, reason);
   }
 
-  private async finishClose(sessionId: string, live: LiveSession | undefined, reason: string): Promise<boolean> {
+  private async finishClose(sessionId: string, live: LiveSession | undefined, reason: StateReason): Promise<boolean> {
     try {
       const turn = live?.turn;
       if (live && turn) {
@@ -273,7 +273,7 @@ export class SessionService {
     return true;
   }
 
-  private endStored(sessionId: string, reason: string): void {
+  private endStored(sessionId: string, reason: StateReason): void {
     const row = this.o.store.sessions.get(sessionId);
     if (!row || row.state === 'ENDED') return;
     const now = this.o.clock.now();
@@ -326,7 +326,7 @@ export class SessionService {
       if (live.isDetached) throw new AppError('invalid_state', 'The session was closed while it started');
       this.o.store.sessions.setAcpSessionId(row.id, started.acpSessionId, this.o.clock.now());
       if (started.mode === 'recreated') {
-        this.o.log.append(row.id, 'notice', { text: `${agent.name} could not restore this session; started a new one with the conversation so far.` });
+        this.o.log.append(row.id, 'notice', { kind: 'session_recreated', text: `${agent.name} could not restore this session; started a new one with the conversation so far.` });
       }
       transition(this.o.store.sessions, row.id, this.o.watchers.count(row.id) > 0 ? 'ACTIVE' : 'DETACHED', started.mode, this.o.clock.now());
       this.o.changed(row.id);
@@ -397,7 +397,7 @@ export class SessionService {
       live.detach();
       this.o.gate.cancelSession(sessionId, 'agent_exited');
       if (!live.turn) {
-        this.o.log.append(sessionId, 'notice', { text: `${broker.agent.name} exited; the next prompt restarts it.`, stderrTail: exit.stderrTail });
+        this.o.log.append(sessionId, 'notice', { kind: 'agent_exited', text: `${broker.agent.name} exited; the next prompt restarts it.`, stderrTail: exit.stderrTail });
       }
       this.endStored(sessionId, 'agent_exited');
     }
