@@ -9,6 +9,7 @@ import { WireErrorDetails, ErrorCode } from './errors';
 import { EventKind, PermissionDecider, PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind } from './events';
 
 export * from './events';
+export { ErrorCode, WireErrorDetails } from './errors';
 
 export const SessionId = z.uuid();
 export const ClientMessageId = z.uuid();

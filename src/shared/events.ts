@@ -238,3 +238,8 @@ export type EventOf<K extends SessionEventT['kind']> = Extract<SessionEventT, { 
 export function decodedJson(value: unknown): Json | undefined {
   return value === undefined ? undefined : (value as Json);
 }
+
+/** A filter that narrows events to one kind: `events.filter(ofKind('turn_ended'))`. */
+export function ofKind<K extends SessionEventT['kind']>(kind: K): (e: SessionEventT) => e is EventOf<K> {
+  return (e): e is EventOf<K> => e.kind === kind;
+}

@@ -376,7 +376,7 @@ describe('PermissionGate: the transcript says who decided', () => {
     gate.answer('client-2', requested[0]!.requestId, s1, 'allow_always');
     void gate.request(s1, params('edit'));
     void gate.request(s1, params('execute'));
-    gate.cancelSession(s1, 'session_closed');
+    gate.cancelSession(s1, 'closed_by_user');
     watchers.set(s1, 0);
     void gate.request(s1, params('read'));
     await clock.advance(1_000);

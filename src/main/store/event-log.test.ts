@@ -70,10 +70,10 @@ describe('EventLog', () => {
     log.append('a', 'agent_message', { text: 'lo' });
     log.append('b', 'agent_message', { text: 'other' });
     log.append('a', 'agent_message', { text: '!' });
-    log.append('a', 'tool_call', { toolCallId: 't' });
+    log.append('a', 'tool_call', { toolCallId: 't', title: 'Read', status: 'pending' });
     log.append('a', 'agent_message', { text: 'after' });
     runTick();
-    expect(committed.filter((e) => e.sessionId === 'a').map((e) => [e.seq, e.kind, e.payload.text])).toEqual([
+    expect(committed.filter((e) => e.sessionId === 'a').map((e) => [e.seq, e.kind, 'text' in e.payload ? e.payload.text : undefined])).toEqual([
       [1, 'agent_message', 'Hello!'],
       [2, 'tool_call', undefined],
       [3, 'agent_message', 'after'],
@@ -102,7 +102,7 @@ describe('EventLog', () => {
 
   it('refuses events for an unknown session', () => {
     const { log } = setup();
-    expect(() => log.append('nope', 'notice', {})).toThrow(/unknown session/);
+    expect(() => log.append('nope', 'notice', { text: 'x' })).toThrow(/unknown session/);
   });
 
   it('reports a failed write instead of throwing, and keeps seqs gap-free afterwards', () => {
