@@ -388,7 +388,7 @@ describe('PermissionGate: the transcript says who decided', () => {
     expect(deciders).toEqual([
       { kind: 'window', clientId: 'client-2', label: 'window 2' },
       { kind: 'rule', ruleId: rule!.id },
-      { kind: 'cancel', reason: 'session_closed' },
+      { kind: 'cancel', reason: 'closed_by_user' },
       { kind: 'timeout' },
     ]);
     const rows = store.db.prepare(`SELECT decided_by FROM permissions WHERE session_id = ? ORDER BY created_at, rowid`).all(s1);

@@ -80,6 +80,20 @@ describe('EventLog', () => {
     ]);
   });
 
+  it('keeps a chunk that carries unmodelled fields apart, so its extra is neither merged nor lost', () => {
+    const { log, runTick, committed } = setup();
+    log.append('a', 'agent_message', { text: 'Hel' });
+    log.append('a', 'agent_message', { text: '[a.ts]', extra: { content: { type: 'resource_link', name: 'a.ts', uri: 'file:///a.ts' } } });
+    log.append('a', 'agent_message', { text: 'lo' });
+    log.append('a', 'agent_message', { text: '!' });
+    runTick();
+    expect(committed.map((e) => [e.seq, e.payload])).toEqual([
+      [1, { text: 'Hel' }],
+      [2, { text: '[a.ts]', extra: { content: { type: 'resource_link', name: 'a.ts', uri: 'file:///a.ts' } } }],
+      [3, { text: 'lo!' }],
+    ]);
+  });
+
   it('never coalesces across a flush', () => {
     const { log, runTick } = setup();
     log.append('a', 'agent_message', { text: 'one' });
