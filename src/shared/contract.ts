@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { WireErrorDetails, ErrorCode } from './errors';
-import { EventKind, PermissionDecider, PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind } from './events';
+import { PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
 
 export * from './events';
 export { ErrorCode, WireErrorDetails } from './errors';
