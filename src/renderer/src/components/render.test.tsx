@@ -151,6 +151,11 @@ describe('transcript rows', () => {
     const html = render(storeWith({}), <TranscriptRow row={{ type: 'thought', key: 't', text: 'hmm' }} openThoughts={thoughts} />);
     expect(html).toMatch(/<details class="thought"><summary>Thought<\/summary>/);
   });
+
+  it('shows a stored event this version cannot read as a visible row naming its kind', () => {
+    const html = render(storeWith({}), <TranscriptRow row={{ type: 'unreadable', key: 'u', storedKind: 'mode_changed' }} openThoughts={thoughts} />);
+    expect(html).toContain('Unreadable event (mode_changed)');
+  });
 });
 
 describe('sidebar head', () => {
