@@ -161,7 +161,8 @@ export const eventPayloads = {
   user_message: z.object({ text: z.string(), ...promptRef }),
   agent_message: text,
   agent_thought: text,
-  tool_call: z.object({ ...ToolCallFields, title: z.string(), status: ToolCallStatus }),
+  /** ACP's own default: a tool call that names no status is pending. */
+  tool_call: z.object({ ...ToolCallFields, title: z.string(), status: ToolCallStatus.default('pending') }),
   tool_call_update: z.object({ ...ToolCallFields, title: z.string().optional(), status: ToolCallStatus.optional() }),
   plan: z.object({ entries: z.array(PlanEntry), extra: Extra.optional() }),
   session_info: z.object({ title: z.string().optional(), updatedAt: z.string().optional(), extra: Extra.optional() }),

@@ -52,8 +52,9 @@ const OLD_ROWS: [kind: string, payload: unknown][] = [
   ['notice', { text: 'Demo exited; the next prompt restarts it.', stderrTail: ['boom'] }],
   ['turn_ended', { stopReason: 'cancelled', clientMessageId: 'c1', reason: 'agent_ignored_cancel' }],
   ['agent_update', { update: { sessionUpdate: 'current_mode_update', currentModeId: 'plan' } }],
-  // Rows from before prompts had client message ids.
+  // Rows from before prompts had client message ids, and a tool call that named no status.
   ['user_message', { text: 'older' }],
+  ['tool_call', { toolCallId: 't0', title: 'Read' }],
   ['turn_ended', { stopReason: 'end_turn' }],
 ];
 
@@ -91,6 +92,7 @@ describe('EventsRepo reading stored rows', () => {
     expect(events.map((e) => e.kind)).toEqual(OLD_ROWS.map(([kind]) => kind));
     expect(events.map((e) => e.seq)).toEqual(OLD_ROWS.map((_, i) => i + 1));
     expect(events.find((e) => e.kind === 'agent_update')?.payload).toEqual({ sessionUpdate: 'current_mode_update', extra: { currentModeId: 'plan' } });
+    expect(events.at(-2)?.payload).toEqual({ toolCallId: 't0', title: 'Read', status: 'pending' });
     expect(events.find((e) => e.kind === 'notice')?.payload).toEqual({ text: 'Demo exited; the next prompt restarts it.', stderrTail: ['boom'] });
     expect(events.find((e) => e.kind === 'tool_call')?.payload).toMatchObject({
       content: [
