@@ -135,7 +135,8 @@ export const PermissionDecider = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('cancel'), reason: PermissionCancelReason }),
 ]);
 
-const text = z.object({ text: z.string(), extra: Extra.optional() });
+/** A message chunk: its text, and the message it belongs to where the agent names one. */
+const text = z.object({ text: z.string(), messageId: z.string().optional(), extra: Extra.optional() });
 /** Older rows end or start turns without naming the prompt. */
 const promptRef = { clientMessageId: z.string().optional() };
 

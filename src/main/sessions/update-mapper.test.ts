@@ -14,6 +14,13 @@ describe('mapUpdate', () => {
     });
   });
 
+  it('keeps the message id a chunk names beside its text, not in extra', () => {
+    expect(mapUpdate(update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hel' }, messageId: 'm1' }))).toEqual({
+      kind: 'agent_message',
+      payload: { text: 'Hel', messageId: 'm1' },
+    });
+  });
+
   it('keeps what a richer chunk carried beyond its text in extra', () => {
     const content = { type: 'resource_link', name: 'a.ts', uri: 'file:///w/a.ts', _meta: { x: 1 } };
     expect(mapUpdate(update({ sessionUpdate: 'agent_thought_chunk', content, _meta: { trace: 't' } }))).toEqual({

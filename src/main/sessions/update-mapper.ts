@@ -80,9 +80,11 @@ function chunk(kind: 'agent_message' | 'agent_thought', update: Chunk): MappedEv
   const text = contentText(update.content);
   const { sessionUpdate: _variant, ...fields } = update;
   const c = update.content;
-  const plain = c.type === 'text' && Object.keys(c).length === 2 && Object.keys(fields).length === 1;
-  const extra = plain ? undefined : unmodelled(fields, { content: { type: 'text', text } });
-  return { kind, payload: extra ? { text, extra } : { text } };
+  const messageId = update.messageId ?? undefined;
+  const modelled = messageId === undefined ? { text } : { text, messageId };
+  const plain = c.type === 'text' && Object.keys(c).length === 2 && Object.keys(fields).length === (messageId === undefined ? 1 : 2);
+  const extra = plain ? undefined : unmodelled(fields, { content: { type: 'text', text }, messageId });
+  return { kind, payload: extra ? { ...modelled, extra } : modelled };
 }
 
 /**

@@ -94,6 +94,18 @@ describe('EventLog', () => {
     ]);
   });
 
+  it('joins chunks of one message and keeps chunks of different messages apart', () => {
+    const { log, runTick, committed } = setup();
+    log.append('a', 'agent_message', { text: 'a', messageId: 'm1' });
+    log.append('a', 'agent_message', { text: 'b', messageId: 'm1' });
+    log.append('a', 'agent_message', { text: 'c', messageId: 'm2' });
+    runTick();
+    expect(committed.map((e) => e.payload)).toEqual([
+      { text: 'ab', messageId: 'm1' },
+      { text: 'c', messageId: 'm2' },
+    ]);
+  });
+
   it('never coalesces across a flush', () => {
     const { log, runTick } = setup();
     log.append('a', 'agent_message', { text: 'one' });

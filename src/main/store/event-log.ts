@@ -123,16 +123,17 @@ export class EventLog {
 }
 
 /**
- * Appends `next`'s text to `last` when both are plain chunks of the same message kind (nothing
- * unmodelled riding on either, so nothing is merged away) and `last` is still small.
+ * Appends `next`'s text to `last` when both are plain chunks of the same kind and message
+ * (nothing unmodelled riding on either, so nothing is merged away) and `last` is still small.
  */
 function joinChunk(last: StoredEvent, next: StoredEvent): boolean {
   if (
     (last.kind === 'agent_message' && next.kind === 'agent_message') ||
     (last.kind === 'agent_thought' && next.kind === 'agent_thought')
   ) {
-    if (last.payload.extra || next.payload.extra || last.payload.text.length >= MAX_COALESCED_CHARS) return false;
-    last.payload = { text: last.payload.text + next.payload.text };
+    const { text, messageId, extra } = last.payload;
+    if (extra || next.payload.extra || messageId !== next.payload.messageId || text.length >= MAX_COALESCED_CHARS) return false;
+    last.payload = { ...last.payload, text: text + next.payload.text };
     return true;
   }
   return false;
