@@ -113,7 +113,8 @@ const mainConfigs = [
 
 /** The contract is pure: zod and itself, nothing of a process, no Node, no DOM. */
 const sharedProduct = [deny('^(?!zod$|\\./)', 'src/shared imports only zod and src/shared: it is loaded by every process.')];
-const sharedTests = [deny('^(?!zod$|vitest$|\\./)', 'src/shared tests import only vitest, zod and src/shared.')];
+// Its tests run in Node (the node project compiles them) and may read the contract's source.
+const sharedTests = [deny('^(?!zod$|vitest$|node:|\\./)', 'src/shared tests import only vitest, zod, Node and src/shared.')];
 
 /**
  * The sandboxed preload requires only `electron` and the zod-free channel table; the contract

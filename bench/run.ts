@@ -54,7 +54,10 @@ async function storeBench(): Promise<void> {
   const [, appendMs] = await time(() => {
     let n = 0;
     while (n < EVENTS) {
-      for (let i = 0; i < 64 && n < EVENTS; i++, n++) log.append(big, n % 2 ? 'agent_message' : 'tool_call_update', { text: 'x'.repeat(120), toolCallId: 't' });
+      for (let i = 0; i < 64 && n < EVENTS; i++, n++) {
+        if (n % 2) log.append(big, 'agent_message', { text: 'x'.repeat(120) });
+        else log.append(big, 'tool_call_update', { toolCallId: 't', title: 'x'.repeat(120) });
+      }
       runTick();
     }
   });

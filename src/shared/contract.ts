@@ -5,7 +5,11 @@
  * written twice.
  */
 import { z } from 'zod';
-import { ErrorCode } from './errors';
+import { WireErrorDetails, ErrorCode } from './errors';
+import { PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
+
+export * from './events';
+export { ErrorCode, WireErrorDetails } from './errors';
 
 export const SessionId = z.uuid();
 export const ClientMessageId = z.uuid();
@@ -25,31 +29,13 @@ export const SessionView = z.object({
   cwd: z.string(),
   title: z.string(),
   state: SessionState,
-  stateReason: z.string().optional(),
+  stateReason: StateReason.optional(),
   running: z.boolean(),
   pendingPermissions: z.number().int().nonnegative(),
   lastSeq: z.number().int().nonnegative(),
   createdAt: z.number(),
   updatedAt: z.number(),
   lastActivityAt: z.number(),
-});
-
-/** Permission option as the agent named it. */
-export const PermissionOption = z.object({
-  optionId: z.string(),
-  name: z.string(),
-  kind: z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']),
-});
-
-export const ToolCallView = z.object({
-  toolCallId: z.string(),
-  title: z.string(),
-  kind: z.string().optional(),
-  status: z.string().optional(),
-  /** ACP tool call content blocks (text, diff, terminal), as the agent sent them. */
-  content: z.array(z.unknown()).optional(),
-  locations: z.array(z.object({ path: z.string(), line: z.number().nullish() })).optional(),
-  rawInput: z.unknown().optional(),
 });
 
 export const PermissionView = z.object({
@@ -62,49 +48,12 @@ export const PermissionView = z.object({
   deadlineAt: z.number().optional(),
 });
 
-export const PermissionDecider = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('window'), clientId: z.string(), label: z.string().optional() }),
-  z.object({ kind: z.literal('timeout') }),
-  z.object({ kind: z.literal('rule'), ruleId: z.string() }),
-  z.object({ kind: z.literal('cancel'), reason: z.string() }),
-]);
-
 export const PermissionRule = z.object({
   id: z.string(),
   sessionId: SessionId,
-  toolKind: z.string(),
+  toolKind: ToolKind,
   decision: z.enum(['allow_always', 'reject_always']),
   createdAt: z.number(),
-});
-
-/**
- * Stored transcript events. `payload` depends on `kind`; the renderer narrows on kind.
- * Consecutive `agent_message` / `agent_thought` chunks are coalesced before storage.
- */
-export const EventKind = z.enum([
-  'user_message',
-  'agent_message',
-  'agent_thought',
-  'tool_call',
-  'tool_call_update',
-  'plan',
-  'session_info',
-  'available_commands',
-  'turn_started',
-  'turn_ended',
-  'permission_requested',
-  'permission_resolved',
-  'error',
-  'notice',
-  'agent_update',
-]);
-
-export const SessionEvent = z.object({
-  sessionId: SessionId,
-  seq: z.number().int().positive(),
-  kind: EventKind,
-  payload: z.record(z.string(), z.unknown()),
-  at: z.number(),
 });
 
 export const Settings = z.object({
@@ -244,7 +193,6 @@ export type EventPayload<E extends EventName> = z.output<Events[E]>;
 
 export type SessionStateT = z.output<typeof SessionState>;
 export type SessionViewT = z.output<typeof SessionView>;
-export type SessionEventT = z.output<typeof SessionEvent>;
 export type EventKindT = z.output<typeof EventKind>;
 export type PermissionViewT = z.output<typeof PermissionView>;
 export type PermissionOptionT = z.output<typeof PermissionOption>;
@@ -266,7 +214,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: WireError }
 export const WireError = z.object({
   code: ErrorCode,
   message: z.string(),
-  details: z.unknown().optional(),
+  details: WireErrorDetails.optional(),
 });
 export type WireError = z.output<typeof WireError>;
 
@@ -281,13 +229,29 @@ export type Api = {
 
 export { commandChannel, eventChannel, channelPrefix } from './channels';
 
-/** The WebSocket frames carrying the same contract. */
+/**
+ * The WebSocket frames carrying the same contract. A request's payload is any JSON here: its
+ * shape depends on `command`, and `HostPort.dispatch` checks it against `commands[command].req`
+ * (one place for both transports), answering `invalid_request` / `unknown_command` in a
+ * response frame rather than dropping the socket. Responses and events are typed by the tables.
+ */
 export const WsRequest = z.object({
   id: z.number().int(),
   command: z.string(),
-  payload: z.unknown(),
+  payload: z.json().optional(),
 });
-export const WsFrame = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('response'), id: z.number().int(), result: z.unknown() }),
-  z.object({ type: z.literal('event'), event: z.string(), payload: z.unknown() }),
+const WireResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.json() }),
+  z.object({ ok: z.literal(false), error: WireError }),
 ]);
+const eventFrame = <E extends EventName>(event: E) =>
+  z.object({ type: z.literal('event'), event: z.literal(event), payload: events[event] });
+export const WsFrame = z.union([
+  z.object({ type: z.literal('response'), id: z.number().int(), result: WireResult }),
+  eventFrame('session:event'),
+  eventFrame('session:updated'),
+  eventFrame('permission:requested'),
+  eventFrame('permission:resolved'),
+  eventFrame('session:resync'),
+]);
+export type WsFrameT = z.output<typeof WsFrame>;

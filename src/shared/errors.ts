@@ -20,17 +20,35 @@ export const ErrorCode = z.enum([
 ]);
 export type ErrorCode = z.output<typeof ErrorCode>;
 
+/**
+ * What an error says beyond its message, for the person or the UI: which request fields were
+ * refused, the dying agent's last stderr lines, the JSON-RPC error an agent answered, the
+ * refused state change.
+ */
+export const WireErrorDetails = z.object({
+  issues: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })).optional(),
+  stderrTail: z.array(z.string()).optional(),
+  rpcCode: z.number().optional(),
+  /** The agent's JSON-RPC error `data`, as it sent it. */
+  rpcData: z.json().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  /** The process that holds a data folder another host asked for. */
+  pid: z.number().optional(),
+});
+export type WireErrorDetails = z.output<typeof WireErrorDetails>;
+
 export class AppError extends Error {
   override readonly name = 'AppError';
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details?: unknown,
+    readonly details?: WireErrorDetails,
   ) {
     super(message);
   }
 
-  toWire(): { code: ErrorCode; message: string; details?: unknown } {
+  toWire(): { code: ErrorCode; message: string; details?: WireErrorDetails } {
     return this.details === undefined
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, details: this.details };
@@ -42,7 +60,7 @@ export function isAppError(err: unknown): err is AppError {
 }
 
 /** Turns anything thrown into a wire error; unknown errors become `internal`. */
-export function toWireError(err: unknown): { code: ErrorCode; message: string; details?: unknown } {
+export function toWireError(err: unknown): { code: ErrorCode; message: string; details?: WireErrorDetails } {
   if (isAppError(err)) return err.toWire();
   const message = err instanceof Error ? err.message : String(err);
   return { code: 'internal', message };

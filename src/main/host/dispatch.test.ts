@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commands } from '../../shared/contract';
+import { commands, WireError } from '../../shared/contract';
 import { startHarness, type Harness } from '../test-support/host-harness';
 import { createDispatcher, type Handlers } from './dispatch';
 import { createHandlers } from './handlers';
@@ -31,7 +31,9 @@ describe('the command dispatcher', () => {
     let ran = false;
     const dispatch = createDispatcher({ 'prompt:send': () => ((ran = true), { accepted: true, duplicate: false }) } as unknown as Handlers);
     const result = await dispatch('c', 'prompt:send', { sessionId: 'nope', clientMessageId: randomUUID(), text: 'hi' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    // The refused fields, typed as the contract's WireError details, so a form can name them.
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid_request', details: { issues: [{ path: ['sessionId'], message: expect.any(String) }] } } });
+    expect(WireError.safeParse(result.ok ? undefined : result.error).success).toBe(true);
     expect(ran).toBe(false);
   });
 

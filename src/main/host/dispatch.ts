@@ -22,7 +22,7 @@ export function createDispatcher(handlers: Handlers) {
     const name = command as CommandName;
     const parsed = commands[name].req.safeParse(payload ?? {});
     if (!parsed.success) {
-      return { ok: false, error: { code: 'invalid_request', message: z.prettifyError(parsed.error), details: parsed.error.issues } };
+      return { ok: false, error: { code: 'invalid_request', message: z.prettifyError(parsed.error), details: { issues: parsed.error.issues.map((i) => ({ path: i.path.map((k) => (typeof k === 'symbol' ? String(k) : k)), message: i.message })) } } };
     }
     try {
       const handler = handlers[name] as (p: unknown, ctx: CommandContext) => unknown;

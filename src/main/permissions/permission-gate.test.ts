@@ -376,7 +376,7 @@ describe('PermissionGate: the transcript says who decided', () => {
     gate.answer('client-2', requested[0]!.requestId, s1, 'allow_always');
     void gate.request(s1, params('edit'));
     void gate.request(s1, params('execute'));
-    gate.cancelSession(s1, 'session_closed');
+    gate.cancelSession(s1, 'closed_by_user');
     watchers.set(s1, 0);
     void gate.request(s1, params('read'));
     await clock.advance(1_000);
@@ -388,7 +388,7 @@ describe('PermissionGate: the transcript says who decided', () => {
     expect(deciders).toEqual([
       { kind: 'window', clientId: 'client-2', label: 'window 2' },
       { kind: 'rule', ruleId: rule!.id },
-      { kind: 'cancel', reason: 'session_closed' },
+      { kind: 'cancel', reason: 'closed_by_user' },
       { kind: 'timeout' },
     ]);
     const rows = store.db.prepare(`SELECT decided_by FROM permissions WHERE session_id = ? ORDER BY created_at, rowid`).all(s1);

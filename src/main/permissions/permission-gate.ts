@@ -1,7 +1,17 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../shared/errors';
-import type { PermissionDeciderT, PermissionOptionT, PermissionViewT, ToolCallViewT } from '../../shared/contract';
+import { defined } from '../util/defined';
+import {
+  ToolCallView,
+  type PayloadOf,
+  type PermissionCancelReason,
+  type PermissionDeciderT,
+  type PermissionOptionT,
+  type PermissionViewT,
+  type ToolCallViewT,
+} from '../../shared/contract';
+import { unmodelled } from '../util/unmodelled';
 import type { PermissionsRepo } from '../store/permissions.repo';
 import type { Clock } from '../util/clock';
 import type { Disposable } from '../util/lifecycle';
@@ -18,7 +28,7 @@ export interface PermissionGateOptions {
   /** False for a session that is closing, ended or unknown: its requests are answered at once. */
   isOpen(sessionId: string): boolean;
   /** Appends a transcript event. */
-  record(sessionId: string, kind: 'permission_requested' | 'permission_resolved', payload: Record<string, unknown>): void;
+  record<K extends 'permission_requested' | 'permission_resolved'>(sessionId: string, kind: K, payload: PayloadOf<K>): void;
   /** Tells the windows watching the session. */
   onDidRequest(view: PermissionViewT): void;
   onDidResolve(requestId: string, sessionId: string): void;
@@ -39,16 +49,20 @@ interface Pending {
 
 const CANCELLED: Response = { outcome: { outcome: 'cancelled' } };
 
+/** The tool call as its schema types it; what the agent sent beyond that stays in the event's `extra`. */
 function toToolCall(tc: acp.ToolCallUpdate): ToolCallViewT {
-  return {
-    toolCallId: tc.toolCallId,
-    title: tc.title ?? 'Tool call',
-    ...(tc.kind ? { kind: tc.kind } : {}),
-    ...(tc.status ? { status: tc.status } : {}),
-    ...(tc.content ? { content: tc.content as unknown[] } : {}),
-    ...(tc.locations ? { locations: tc.locations.map((l) => ({ path: l.path, line: l.line ?? null })) } : {}),
-    ...(tc.rawInput !== undefined ? { rawInput: tc.rawInput } : {}),
-  };
+  const parsed = ToolCallView.safeParse(
+    defined({
+      toolCallId: tc.toolCallId,
+      title: tc.title ?? 'Tool call',
+      kind: tc.kind,
+      status: tc.status,
+      content: tc.content,
+      locations: tc.locations,
+      rawInput: tc.rawInput,
+    }),
+  );
+  return parsed.success ? parsed.data : { toolCallId: tc.toolCallId, title: tc.title ?? 'Tool call' };
 }
 
 /**
@@ -72,7 +86,9 @@ export class PermissionGate implements Disposable {
     const requestId = randomUUID();
     const view: PermissionViewT = { requestId, sessionId, toolCall, options, createdAt: now };
     this.opts.repo.insert(view);
-    this.opts.record(sessionId, 'permission_requested', { requestId, toolCall, options });
+    const { sessionId: _acpSession, ...sent } = params;
+    const extra = unmodelled(sent, { toolCall, options });
+    this.opts.record(sessionId, 'permission_requested', { requestId, toolCall, options, ...(extra ? { extra } : {}) });
 
     const rule = toolCall.kind ? this.opts.repo.rule(sessionId, toolCall.kind) : undefined;
     if (rule) {
@@ -115,13 +131,13 @@ export class PermissionGate implements Disposable {
   }
 
   /** Answers every pending request of a session `cancelled` (cancel, close, exit). */
-  cancelSession(sessionId: string, reason: string): void {
+  cancelSession(sessionId: string, reason: PermissionCancelReason): void {
     for (const [requestId, p] of this.pending) {
       if (p.view.sessionId === sessionId) this.settle(requestId, CANCELLED, { kind: 'cancel', reason });
     }
   }
 
-  cancelAll(reason: string): void {
+  cancelAll(reason: PermissionCancelReason): void {
     for (const requestId of [...this.pending.keys()]) this.settle(requestId, CANCELLED, { kind: 'cancel', reason });
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SessionStateT } from '../../shared/contract';
+import type { SessionStateT, StateReason } from '../../shared/contract';
 import { Store } from '../store/store';
 import { tempDir } from '../test-support/temp-dir';
 import { FakeClock, flushMicrotasks } from '../test-support/fake-clock';
@@ -48,7 +48,7 @@ function setup(o: { idleTimeoutMs?: number; intervalMs?: number; maxCloseAttempt
     whileFailing: (_id: string): void => {},
   };
 
-  const setState = (id: string, to: SessionStateT, reason?: string): void => {
+  const setState = (id: string, to: SessionStateT, reason?: StateReason): void => {
     const row = store.sessions.get(id)!;
     expect(store.sessions.setState(id, row.state, to, reason, clock.now())).toBe(true);
   };

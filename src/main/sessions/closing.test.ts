@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ofKind } from '../../shared/contract';
 import { spyAcp, unansweredPrompts } from '../test-support/acp-spy';
 import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
 import { scriptedAgent } from '../test-support/scripted-agent';
@@ -64,7 +65,8 @@ describe('closing a session', () => {
     expect(w.agentText(b)).toBe('Echo: after');
     // The close's own record of the turn's end, and nothing from the agent after it.
     const afterStart = h.stored(a).filter((e) => e.seq > beforeClose);
-    expect(afterStart.map((e) => [e.kind, e.payload.stopReason])).toEqual([['turn_ended', 'cancelled']]);
+    expect(afterStart).toMatchObject([{ kind: 'turn_ended', payload: { stopReason: 'cancelled' } }]);
+    expect(afterStart).toHaveLength(1);
     expect(h.host.store.sessions.get(a)?.last_seq).toBe(beforeClose + 1);
   });
 
@@ -159,7 +161,7 @@ describe('closing a session', () => {
     expect(h.host.service.isRunning(id)).toBe(false);
     expect(h.host.pool.liveBrokers).toHaveLength(0);
     const events = h.stored(id);
-    expect(events.filter((e) => e.kind === 'turn_ended' && e.payload.clientMessageId === queued).map((e) => e.payload.reason)).toEqual(['closed_by_user']);
+    expect(events.filter(ofKind('turn_ended')).filter((e) => e.payload.clientMessageId === queued).map((e) => e.payload.reason)).toEqual(['closed_by_user']);
     expect(events.filter((e) => e.kind === 'turn_started')).toHaveLength(1);
     expect(unansweredPrompts(events)).toEqual([]);
   });

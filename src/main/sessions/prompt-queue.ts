@@ -1,3 +1,4 @@
+import type { TurnEndReason } from '../../shared/contract';
 import type { LiveSession } from './live-session';
 import { playTurn } from './prompt-turn';
 import type { SessionContext } from './session-context';
@@ -71,7 +72,7 @@ export class PromptQueue {
   }
 
   /** Ends every accepted prompt that has not reached the agent; returns how many. */
-  endWaiting(sessionId: string, reason: string): number {
+  endWaiting(sessionId: string, reason: TurnEndReason): number {
     const waiting = this.waiting.get(sessionId);
     this.waiting.delete(sessionId);
     for (const prompt of waiting ?? []) {

@@ -1,4 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
+import type { PayloadOf } from '../../shared/contract';
 import { toWireError, type AppError } from '../../shared/errors';
 import type { Broker } from '../brokers/broker';
 import type { EventLog } from '../store/event-log';
@@ -34,7 +35,7 @@ export async function playTurn(live: LiveSession, turn: Turn, text: string, deps
       request.catch(() => {});
       if (turn.closed) return; // the close recorded the end
       const seconds = Math.round(deps.stopGraceMs / 100) / 10;
-      log.append(sessionId, 'notice', { text: `${broker.agent.name} did not stop within ${seconds} s of Stop; Switchboard stopped waiting for it.` });
+      log.append(sessionId, 'notice', { kind: 'stop_timeout', text: `${broker.agent.name} did not stop within ${seconds} s of Stop; Switchboard stopped waiting for it.` });
       log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId, reason: 'agent_ignored_cancel' });
     } else if (!live.isDetached) {
       log.append(sessionId, 'turn_ended', { stopReason: res.stopReason, clientMessageId });
@@ -49,8 +50,8 @@ export async function playTurn(live: LiveSession, turn: Turn, text: string, deps
 }
 
 /** An error as a transcript event payload (the stderr tail of a dead agent included). */
-export function errorPayload(err: AppError): Record<string, unknown> {
+export function errorPayload(err: AppError): PayloadOf<'error'> {
   const wire = toWireError(err);
-  const details = (err.details ?? {}) as { stderrTail?: string[] };
-  return { code: wire.code, message: wire.message, ...(details.stderrTail?.length ? { stderrTail: details.stderrTail } : {}) };
+  const stderrTail = err.details?.stderrTail;
+  return { code: wire.code, message: wire.message, ...(stderrTail?.length ? { stderrTail } : {}) };
 }

@@ -34,10 +34,11 @@ export function recoverSessions(store: Store, log: EventLog, now: number): numbe
 function endUnansweredPrompts(log: EventLog, sessionId: string): void {
   const open = new Set<string>();
   for (const e of log.events.recentOfKinds(sessionId, ['user_message', 'turn_ended'], 50)) {
+    if (e.kind === 'unreadable') continue; // says nothing we could go by
     const id = e.payload.clientMessageId;
-    if (e.kind === 'user_message' && typeof id === 'string') open.add(id);
-    else if (typeof id === 'string') open.delete(id);
-    else open.clear(); // an end that names no prompt (older rows) ends all before it
+    if (e.kind === 'user_message' && id !== undefined) open.add(id);
+    else if (e.kind === 'turn_ended' && id !== undefined) open.delete(id);
+    else if (e.kind === 'turn_ended') open.clear(); // an end that names no prompt (older rows) ends all before it
   }
   for (const id of open) log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId: id, reason: 'recovered' });
 }

@@ -107,7 +107,7 @@ describe('routing a prompt by stored state', () => {
     const stale = h.host.service.registry.get(view.id);
     const oldBroker = stale?.broker;
     // The stored state is the source of truth; memory disagrees with it.
-    expect(h.host.store.sessions.setState(view.id, 'ACTIVE', 'ENDED', 'elsewhere', Date.now())).toBe(true);
+    expect(h.host.store.sessions.setState(view.id, 'ACTIVE', 'ENDED', 'closed_by_user', Date.now())).toBe(true);
     const spy = spyAcp();
     const teardowns = h.host.pool.teardowns;
     await w.prompt(view.id, 'after stale');

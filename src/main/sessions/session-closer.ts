@@ -1,4 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
+import type { StateReason, TurnEndReason } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { Broker, BrokerExit } from '../brokers/broker';
 import type { SessionRow } from '../store/sessions.repo';
@@ -15,7 +16,7 @@ export interface CloseOptions {
 
 export interface SessionCloserDeps {
   /** Ends the prompts accepted and not yet handed to the agent; returns how many. */
-  endWaiting(sessionId: string, reason: string): number;
+  endWaiting(sessionId: string, reason: TurnEndReason): number;
   /** Sessions with prompts waiting (quit closes them too). */
   waitingSessions(): string[];
 }
@@ -44,7 +45,7 @@ export class SessionCloser {
    * the agent told `session/close` where supported, and its broker released. Concurrent or
    * repeated closes share one run. Resolves false if the precondition aborted it.
    */
-  close(sessionId: string, reason: string, options: CloseOptions = {}): Promise<boolean> {
+  close(sessionId: string, reason: StateReason, options: CloseOptions = {}): Promise<boolean> {
     const { o } = this.ctx;
     const inFlight = this.closing.get(sessionId);
     if (inFlight) return inFlight;
@@ -64,7 +65,7 @@ export class SessionCloser {
   }
 
   /** Ends a session without asking its agent (a close that keeps failing). */
-  async forceEnd(sessionId: string, reason: string): Promise<void> {
+  async forceEnd(sessionId: string, reason: StateReason): Promise<void> {
     this.takeOut(sessionId);
     this.ctx.o.gate.cancelSession(sessionId, reason);
     await this.ctx.o.pool.release(sessionId).catch(() => {});
@@ -72,7 +73,7 @@ export class SessionCloser {
   }
 
   /** Host quit: every live session is closed with `reason`; nothing new starts after. */
-  async closeAll(reason: string): Promise<void> {
+  async closeAll(reason: StateReason): Promise<void> {
     this.ctx.stop();
     const ids = new Set([...this.ctx.registry.all().map((s) => s.id), ...this.closing.keys(), ...this.deps.waitingSessions()]);
     await Promise.all([...ids].map((id) => this.close(id, reason).catch(() => false)));
@@ -80,7 +81,7 @@ export class SessionCloser {
   }
 
   /** Records a session as ENDED (through CLOSING where the state table asks for it). */
-  endStored(sessionId: string, reason: string): void {
+  endStored(sessionId: string, reason: StateReason): void {
     const { o } = this.ctx;
     const row = o.store.sessions.get(sessionId);
     if (!row || row.state === 'ENDED') return;
@@ -94,7 +95,7 @@ export class SessionCloser {
    * ended (else the next start would call them `recovered`). One refused write skips only
    * its own session.
    */
-  endAllStored(reason: string): void {
+  endAllStored(reason: StateReason): void {
     const { o } = this.ctx;
     for (const row of o.store.sessions.inStates(LIVE_STATES)) {
       try {
@@ -105,14 +106,14 @@ export class SessionCloser {
     }
   }
 
-  private markEnded(row: SessionRow, reason: string): void {
+  private markEnded(row: SessionRow, reason: StateReason): void {
     const { o } = this.ctx;
     const now = o.clock.now();
     if (row.state !== 'CLOSING' && row.state !== 'CREATED') transition(o.store.sessions, row.id, 'CLOSING', reason, now);
     transition(o.store.sessions, row.id, 'ENDED', reason, now);
   }
 
-  private async finishClose(sessionId: string, live: LiveSession | undefined, reason: string): Promise<boolean> {
+  private async finishClose(sessionId: string, live: LiveSession | undefined, reason: StateReason): Promise<boolean> {
     const { o } = this.ctx;
     try {
       const turn = live?.turn;
@@ -149,7 +150,7 @@ export class SessionCloser {
       this.takeOut(sessionId);
       o.gate.cancelSession(sessionId, 'agent_exited');
       if (!live.turn) {
-        o.log.append(sessionId, 'notice', { text: `${broker.agent.name} exited; the next prompt restarts it.`, stderrTail: exit.stderrTail });
+        o.log.append(sessionId, 'notice', { kind: 'agent_exited', text: `${broker.agent.name} exited; the next prompt restarts it.`, stderrTail: exit.stderrTail });
       }
       this.endStored(sessionId, 'agent_exited');
     }

@@ -1,6 +1,6 @@
 import type { SessionViewT, SwitchResultT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
-import { displayTitle, type SessionRow } from '../store/sessions.repo';
+import { displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
 import { LiveSession } from './live-session';
 import { errorPayload } from './prompt-turn';
 import type { SessionCloser } from './session-closer';
@@ -32,7 +32,7 @@ export class SessionRouting {
       cwd: row.cwd,
       title: displayTitle(row),
       state: row.state,
-      ...(row.state_reason ? { stateReason: row.state_reason } : {}),
+      ...stateReasonOf(row),
       running: this.deps.isRunning(row.id),
       pendingPermissions: this.ctx.o.gate.countFor(row.id),
       lastSeq: row.last_seq,
@@ -143,7 +143,7 @@ export class SessionRouting {
       if (live.isDetached) throw new AppError('invalid_state', 'The session was closed while it started');
       o.store.sessions.setAcpSessionId(row.id, started.acpSessionId, o.clock.now());
       if (started.mode === 'recreated') {
-        o.log.append(row.id, 'notice', { text: `${agent.name} could not restore this session; started a new one with the conversation so far.` });
+        o.log.append(row.id, 'notice', { kind: 'session_recreated', text: `${agent.name} could not restore this session; started a new one with the conversation so far.` });
       }
       transition(o.store.sessions, row.id, o.watchers.count(row.id) > 0 ? 'ACTIVE' : 'DETACHED', started.mode, o.clock.now());
       o.onDidChangeSession(row.id);

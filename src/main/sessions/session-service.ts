@@ -1,4 +1,4 @@
-import type { SessionViewT, SwitchResultT } from '../../shared/contract';
+import type { SessionViewT, StateReason, SwitchResultT } from '../../shared/contract';
 import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
 import { PromptQueue } from './prompt-queue';
@@ -88,20 +88,20 @@ export class SessionService {
     return this.routing.switchTo(clientId, sessionId, fromSessionId);
   }
 
-  close(sessionId: string, reason: string, options: CloseOptions = {}): Promise<boolean> {
+  close(sessionId: string, reason: StateReason, options: CloseOptions = {}): Promise<boolean> {
     return this.closer.close(sessionId, reason, options);
   }
 
-  forceEnd(sessionId: string, reason: string): Promise<void> {
+  forceEnd(sessionId: string, reason: StateReason): Promise<void> {
     return this.closer.forceEnd(sessionId, reason);
   }
 
-  closeAll(reason: string): Promise<void> {
+  closeAll(reason: StateReason): Promise<void> {
     return this.closer.closeAll(reason);
   }
 
   /** Records every session still stored as live as ENDED `reason` (quit cut short by its budget). */
-  endAllStored(reason: string): void {
+  endAllStored(reason: StateReason): void {
     this.closer.endAllStored(reason);
   }
 }

@@ -1,5 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { AppError } from '../../shared/errors';
+import { decodedJson } from '../../shared/events';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { Broker } from '../brokers/broker';
 import type { BrokerPool } from '../brokers/broker-pool';
@@ -120,18 +121,22 @@ function buildSeed(events: EventsRepo, sessionId: string): string | undefined {
   const recent = events.recentOfKinds(sessionId, ['user_message', 'agent_message', 'turn_started'], 60);
   // Only prompts an agent already took: the one about to be sent, and any queued behind it,
   // have no turn_started yet and must not be repeated as "earlier" context.
-  const started = new Set(recent.filter((e) => e.kind === 'turn_started').map((e) => e.payload.clientMessageId));
-  const earlier = recent.filter(
-    (e) => e.kind === 'agent_message' || (e.kind === 'user_message' && started.has(e.payload.clientMessageId)),
-  );
+  const started = new Set<string | undefined>();
+  for (const e of recent) if (e.kind === 'turn_started') started.add(e.payload.clientMessageId);
+  const earlier: { kind: 'user_message' | 'agent_message'; text: string }[] = [];
+  for (const e of recent) {
+    if (e.kind === 'agent_message' || (e.kind === 'user_message' && started.has(e.payload.clientMessageId))) {
+      earlier.push({ kind: e.kind, text: e.payload.text });
+    }
+  }
   if (earlier.length === 0) return undefined;
   // One answer streams in as many stored chunks: join them back into one message.
   const messages: { who: string; text: string }[] = [];
   for (const e of earlier) {
     const who = e.kind === 'user_message' ? 'User' : 'Assistant';
     const last = messages.at(-1);
-    if (who === 'Assistant' && last?.who === who) last.text += String(e.payload.text ?? '');
-    else messages.push({ who, text: String(e.payload.text ?? '') });
+    if (who === 'Assistant' && last?.who === who) last.text += e.text;
+    else messages.push({ who, text: e.text });
   }
   let text = messages.map((m) => `${m.who}: ${m.text}`).join('\n');
   if (text.length > 8_000) text = '…' + text.slice(-8_000);
@@ -145,7 +150,7 @@ export function describeAgentError(agent: AgentDefinition, method: string, err: 
     return new AppError(
       auth ? 'agent_unavailable' : 'agent_error',
       auth ? `${agent.name} needs you to sign in first (${err.message})` : `${agent.name} refused ${method}: ${err.message}`,
-      { rpcCode: err.code, data: err.data },
+      { rpcCode: err.code, ...(err.data !== undefined ? { rpcData: decodedJson(err.data) } : {}) },
     );
   }
   return new AppError('agent_error', `${agent.name} failed ${method}: ${(err as Error)?.message ?? String(err)}`);

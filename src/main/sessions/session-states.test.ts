@@ -120,12 +120,14 @@ describe('recovery at start-up', () => {
     expect(h.host.store.permissions.allPending()).toEqual([]);
 
     const liveEvents = h.stored(live.id).filter((e) => e.seq > midTurn);
-    expect(liveEvents.map((e) => [e.kind, e.payload.clientMessageId, e.payload.reason])).toEqual([['turn_ended', slow, 'recovered']]);
-    expect(h.stored(others.DETACHED).map((e) => [e.kind, e.payload.clientMessageId ?? e.payload.requestId])).toEqual([
-      ['user_message', queued],
-      ['turn_ended', queued],
-      ['permission_resolved', 'r1'],
+    expect(liveEvents).toMatchObject([{ kind: 'turn_ended', payload: { clientMessageId: slow, reason: 'recovered' } }]);
+    expect(liveEvents).toHaveLength(1);
+    expect(h.stored(others.DETACHED)).toMatchObject([
+      { kind: 'user_message', payload: { clientMessageId: queued } },
+      { kind: 'turn_ended', payload: { clientMessageId: queued } },
+      { kind: 'permission_resolved', payload: { requestId: 'r1' } },
     ]);
+    expect(h.stored(others.DETACHED)).toHaveLength(3);
     expect(h.stored(others.DETACHED).at(-1)?.payload).toMatchObject({ outcome: 'cancelled', decider: { kind: 'cancel', reason: 'host_restart' } });
     expect(unansweredPrompts(h.stored(live.id))).toEqual([]);
     // Nothing was sent again: no agent started, no prompt re-sent.

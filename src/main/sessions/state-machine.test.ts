@@ -57,9 +57,9 @@ describe('session state machine', () => {
 
   it.each(PAIRS.filter(([from, to]) => ALLOWED.has(`${from}>${to}`)))('stores %s → %s with its reason and time', (from, to) => {
     const store = storeWith(from);
-    expect(transition(store.sessions, 's', to, 'why', 2_000)).toEqual({ from, to });
+    expect(transition(store.sessions, 's', to, 'stale', 2_000)).toEqual({ from, to });
     const row = store.sessions.get('s');
-    expect(row).toMatchObject({ state: to, state_reason: 'why', updated_at: 2_000 });
+    expect(row).toMatchObject({ state: to, state_reason: 'stale', updated_at: 2_000 });
     // The reaper measures idleness from the moment a session was last detached.
     expect(row?.detached_at).toBe(to === 'DETACHED' ? 2_000 : 500);
   });
@@ -69,7 +69,7 @@ describe('session state machine', () => {
     const before = store.sessions.get('s');
     let thrown: unknown;
     try {
-      transition(store.sessions, 's', to, 'why', 2_000);
+      transition(store.sessions, 's', to, 'stale', 2_000);
     } catch (err) {
       thrown = err;
     }
@@ -95,7 +95,7 @@ describe('session state machine', () => {
 
   it('refuses a transition of an unknown session', () => {
     const store = storeWith('ACTIVE');
-    expect(() => transition(store.sessions, 'nope', 'ENDED', 'x', 2_000)).toThrow(expect.objectContaining({ code: 'not_found' }) as Error);
+    expect(() => transition(store.sessions, 'nope', 'ENDED', 'stale', 2_000)).toThrow(expect.objectContaining({ code: 'not_found' }) as Error);
   });
 
   it('routes prompts only to STARTING, ACTIVE and DETACHED sessions, and recovers every state but ENDED', () => {

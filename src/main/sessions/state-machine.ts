@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors';
-import type { SessionStateT } from '../../shared/contract';
+import type { SessionStateT, StateReason } from '../../shared/contract';
 import type { SessionsRepo } from '../store/sessions.repo';
 
 /** Every allowed state change. Anything else throws and stores nothing. */
@@ -29,7 +29,7 @@ export function transition(
   repo: SessionsRepo,
   id: string,
   to: SessionStateT,
-  reason: string | undefined,
+  reason: StateReason | undefined,
   now: number,
 ): { from: SessionStateT; to: SessionStateT } {
   const row = repo.get(id);

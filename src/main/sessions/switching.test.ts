@@ -115,7 +115,7 @@ describe('sessions:switch', () => {
     const w = h.window();
     const { a, b } = await twoSessions(w);
     const crash = await w.prompt(a, '/crash');
-    expect(crash.payload.stopReason).toBe('error');
+    expect(crash).toMatchObject({ kind: 'turn_ended', payload: { stopReason: 'error' } });
     await w.waitForState(a, 'ENDED', 'agent_exited');
     await w.call('sessions:switch', { sessionId: b, fromSessionId: a });
     const back = await w.call('sessions:switch', { sessionId: a, fromSessionId: b });

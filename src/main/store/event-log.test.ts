@@ -70,13 +70,39 @@ describe('EventLog', () => {
     log.append('a', 'agent_message', { text: 'lo' });
     log.append('b', 'agent_message', { text: 'other' });
     log.append('a', 'agent_message', { text: '!' });
-    log.append('a', 'tool_call', { toolCallId: 't' });
+    log.append('a', 'tool_call', { toolCallId: 't', title: 'Read', status: 'pending' });
     log.append('a', 'agent_message', { text: 'after' });
     runTick();
-    expect(committed.filter((e) => e.sessionId === 'a').map((e) => [e.seq, e.kind, e.payload.text])).toEqual([
+    expect(committed.filter((e) => e.sessionId === 'a').map((e) => [e.seq, e.kind, 'text' in e.payload ? e.payload.text : undefined])).toEqual([
       [1, 'agent_message', 'Hello!'],
       [2, 'tool_call', undefined],
       [3, 'agent_message', 'after'],
+    ]);
+  });
+
+  it('keeps a chunk that carries unmodelled fields apart, so its extra is neither merged nor lost', () => {
+    const { log, runTick, committed } = setup();
+    log.append('a', 'agent_message', { text: 'Hel' });
+    log.append('a', 'agent_message', { text: '[a.ts]', extra: { content: { type: 'resource_link', name: 'a.ts', uri: 'file:///a.ts' } } });
+    log.append('a', 'agent_message', { text: 'lo' });
+    log.append('a', 'agent_message', { text: '!' });
+    runTick();
+    expect(committed.map((e) => [e.seq, e.payload])).toEqual([
+      [1, { text: 'Hel' }],
+      [2, { text: '[a.ts]', extra: { content: { type: 'resource_link', name: 'a.ts', uri: 'file:///a.ts' } } }],
+      [3, { text: 'lo!' }],
+    ]);
+  });
+
+  it('joins chunks of one message and keeps chunks of different messages apart', () => {
+    const { log, runTick, committed } = setup();
+    log.append('a', 'agent_message', { text: 'a', messageId: 'm1' });
+    log.append('a', 'agent_message', { text: 'b', messageId: 'm1' });
+    log.append('a', 'agent_message', { text: 'c', messageId: 'm2' });
+    runTick();
+    expect(committed.map((e) => e.payload)).toEqual([
+      { text: 'ab', messageId: 'm1' },
+      { text: 'c', messageId: 'm2' },
     ]);
   });
 
@@ -102,7 +128,7 @@ describe('EventLog', () => {
 
   it('refuses events for an unknown session', () => {
     const { log } = setup();
-    expect(() => log.append('nope', 'notice', {})).toThrow(/unknown session/);
+    expect(() => log.append('nope', 'notice', { text: 'x' })).toThrow(/unknown session/);
   });
 
   it('reports a failed write instead of throwing, and keeps seqs gap-free afterwards', () => {

@@ -1,11 +1,10 @@
 import type { Db } from './db';
 import { EventsRepo } from './events.repo';
-import type { EventKindT, SessionEventT } from '../../shared/contract';
+import type { EventKind, PayloadOf, SessionEventT } from '../../shared/contract';
 import type { Clock } from '../util/clock';
 import type { Disposable } from '../util/lifecycle';
 
-/** Chunk kinds that are coalesced with an immediately preceding event of the same kind. */
-const COALESCED: ReadonlySet<EventKindT> = new Set<EventKindT>(['agent_message', 'agent_thought']);
+type StoredEvent = Exclude<SessionEventT, { kind: 'unreadable' }>;
 /** A coalesced chunk stops growing past this size, so one row never gets huge. */
 const MAX_COALESCED_CHARS = 64 * 1024;
 
@@ -21,10 +20,10 @@ export type Schedule = (fn: () => void) => void;
 export class EventLog implements Disposable {
   private readonly repo: EventsRepo;
   private readonly nextSeq = new Map<string, number>();
-  private pending: SessionEventT[] = [];
-  private readonly lastPending = new Map<string, SessionEventT>();
+  private pending: StoredEvent[] = [];
+  private readonly lastPending = new Map<string, StoredEvent>();
   private scheduled = false;
-  private readonly writeBatch: (events: SessionEventT[]) => void;
+  private readonly writeBatch: (events: StoredEvent[]) => void;
   private closed = false;
   /** Sessions to forget once their queued events are written. */
   private readonly forgotten = new Set<string>();
@@ -38,7 +37,7 @@ export class EventLog implements Disposable {
       console.error(`[event-log] writing ${lost} event(s) failed`, err),
   ) {
     this.repo = new EventsRepo(db);
-    this.writeBatch = db.transaction((events: SessionEventT[]) => {
+    this.writeBatch = db.transaction((events: StoredEvent[]) => {
       const last = new Map<string, { seq: number; at: number }>();
       for (const e of events) {
         this.repo.insert(e);
@@ -49,29 +48,21 @@ export class EventLog implements Disposable {
   }
 
   /** Queues an event for `sessionId`; returns its seq (shared with the chunk it joined). */
-  append(sessionId: string, kind: EventKindT, payload: Record<string, unknown>): number {
+  append<K extends EventKind>(sessionId: string, kind: K, payload: PayloadOf<K>): number {
     if (this.closed) throw new Error('event log is closed');
+    // `payload` is PayloadOf<K> for this very `kind`: the signature is what keeps them paired.
+    const event = { sessionId, seq: 0, kind, payload, at: 0 } as StoredEvent;
     const last = this.lastPending.get(sessionId);
-    if (
-      last &&
-      last.kind === kind &&
-      COALESCED.has(kind) &&
-      typeof payload.text === 'string' &&
-      typeof last.payload.text === 'string' &&
-      last.payload.text.length < MAX_COALESCED_CHARS
-    ) {
-      last.payload = { ...last.payload, text: last.payload.text + payload.text };
-      return last.seq;
-    }
-    const seq = this.allocate(sessionId);
-    const event: SessionEventT = { sessionId, seq, kind, payload, at: this.clock.now() };
+    if (last && joinChunk(last, event)) return last.seq;
+    event.seq = this.allocate(sessionId);
+    event.at = this.clock.now();
     this.pending.push(event);
     this.lastPending.set(sessionId, event);
     if (!this.scheduled) {
       this.scheduled = true;
       this.schedule(() => this.flush());
     }
-    return seq;
+    return event.seq;
   }
 
   /** Writes everything queued in one transaction, then tells subscribers. */
@@ -131,4 +122,21 @@ export class EventLog implements Disposable {
     this.nextSeq.set(sessionId, next + 1);
     return next;
   }
+}
+
+/**
+ * Appends `next`'s text to `last` when both are plain chunks of the same kind and message
+ * (nothing unmodelled riding on either, so nothing is merged away) and `last` is still small.
+ */
+function joinChunk(last: StoredEvent, next: StoredEvent): boolean {
+  if (
+    (last.kind === 'agent_message' && next.kind === 'agent_message') ||
+    (last.kind === 'agent_thought' && next.kind === 'agent_thought')
+  ) {
+    const { text, messageId, extra } = last.payload;
+    if (extra || next.payload.extra || messageId !== next.payload.messageId || text.length >= MAX_COALESCED_CHARS) return false;
+    last.payload = { ...last.payload, text: text + next.payload.text };
+    return true;
+  }
+  return false;
 }

@@ -1,21 +1,40 @@
 import type { Db } from './db';
-import type { EventKindT, SessionEventT } from '../../shared/contract';
+import { eventPayloads, type EventBody, type EventKind, type EventOf, type SessionEventT } from '../../shared/contract';
 
 interface EventRow {
   session_id: string;
   seq: number;
-  kind: EventKindT;
+  kind: string;
   payload: string;
   at: number;
 }
 
-const toEvent = (r: EventRow): SessionEventT => ({
-  sessionId: r.session_id,
-  seq: r.seq,
-  kind: r.kind,
-  payload: JSON.parse(r.payload) as Record<string, unknown>,
-  at: r.at,
-});
+const isKind = (kind: string): kind is EventKind => Object.hasOwn(eventPayloads, kind);
+
+/**
+ * A stored row as the event its kind says, checked against the kind's payload schema. A row
+ * that does not parse (an older or newer version wrote it, or it is damaged) becomes an
+ * `unreadable` event with the stored kind and text: shown, never dropped, never a crash.
+ */
+export function eventFromRow(r: EventRow): SessionEventT {
+  const header = { sessionId: r.session_id, seq: r.seq, at: r.at };
+  let body: EventBody | undefined;
+  if (isKind(r.kind)) {
+    let json: unknown;
+    try {
+      json = JSON.parse(r.payload);
+    } catch {
+      json = undefined;
+    }
+    const parsed = eventPayloads[r.kind].safeParse(json);
+    // The schema of `r.kind` produced the payload, so kind and payload correspond.
+    if (parsed.success) body = { kind: r.kind, payload: parsed.data } as EventBody;
+  }
+  return body ? { ...header, ...body } : { ...header, kind: 'unreadable', payload: { storedKind: r.kind, raw: r.payload } };
+}
+
+/** The events a query for `K` returns: of those kinds, or rows of them that are unreadable. */
+export type Found<K extends EventKind> = EventOf<K> | EventOf<'unreadable'>;
 
 /** Append-only transcript storage. Appends go through `EventLog`, which batches them. */
 export class EventsRepo {
@@ -39,6 +58,8 @@ export class EventsRepo {
   }
 
   insert(e: SessionEventT): void {
+    // An unreadable event is only ever read; the host never writes one.
+    if (e.kind === 'unreadable') throw new Error('unreadable events are not stored');
     this.stmts.insert.run(e.sessionId, e.seq, e.kind, JSON.stringify(e.payload), e.at);
   }
 
@@ -55,21 +76,23 @@ export class EventsRepo {
   pageBefore(sessionId: string, beforeSeq: number, limit: number): { events: SessionEventT[]; hasMore: boolean } {
     const rows = this.stmts.before.all(sessionId, beforeSeq, limit + 1) as EventRow[];
     const hasMore = rows.length > limit;
-    return { events: rows.slice(0, limit).reverse().map(toEvent), hasMore };
+    return { events: rows.slice(0, limit).reverse().map(eventFromRow), hasMore };
   }
 
   /** Up to `limit` events after `afterSeq`, oldest first; `hasMore` if newer exist. */
   pageAfter(sessionId: string, afterSeq: number, limit: number): { events: SessionEventT[]; hasMore: boolean } {
     const rows = this.stmts.after.all(sessionId, afterSeq, limit + 1) as EventRow[];
-    return { events: rows.slice(0, limit).map(toEvent), hasMore: rows.length > limit };
+    return { events: rows.slice(0, limit).map(eventFromRow), hasMore: rows.length > limit };
   }
 
   /** The newest `limit` events of the given kinds, oldest first. */
-  recentOfKinds(sessionId: string, kinds: readonly EventKindT[], limit: number): SessionEventT[] {
-    return (this.stmts.recentOfKinds.all(sessionId, JSON.stringify(kinds), limit) as EventRow[]).reverse().map(toEvent);
+  recentOfKinds<K extends EventKind>(sessionId: string, kinds: readonly K[], limit: number): Found<K>[] {
+    const rows = (this.stmts.recentOfKinds.all(sessionId, JSON.stringify(kinds), limit) as EventRow[]).reverse();
+    // The query kept only rows stored as `kinds`; each reads as its kind or as unreadable.
+    return rows.map(eventFromRow) as Found<K>[];
   }
 
-  countOfKind(sessionId: string, kind: EventKindT): number {
+  countOfKind(sessionId: string, kind: EventKind): number {
     return (this.stmts.countOfKind.get(sessionId, kind) as { n: number }).n;
   }
 }

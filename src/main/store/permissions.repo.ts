@@ -1,5 +1,5 @@
 import type { Db } from './db';
-import type { PermissionOptionT, PermissionRuleT, PermissionViewT, ToolCallViewT } from '../../shared/contract';
+import type { PermissionOptionT, PermissionRuleT, PermissionViewT, ToolCallViewT, ToolKind } from '../../shared/contract';
 
 interface PermissionRow {
   request_id: string;
@@ -15,7 +15,8 @@ interface PermissionRow {
 interface RuleRow {
   id: string;
   session_id: string;
-  tool_kind: string;
+  /** Only ever written from a typed tool call kind (`upsertRule`). */
+  tool_kind: ToolKind;
   decision: 'allow_always' | 'reject_always';
   created_at: number;
 }
@@ -110,7 +111,7 @@ export class PermissionsRepo {
     }));
   }
 
-  rule(sessionId: string, toolKind: string): PermissionRuleT | undefined {
+  rule(sessionId: string, toolKind: ToolKind): PermissionRuleT | undefined {
     const r = this.stmts.rule.get(sessionId, toolKind) as RuleRow | undefined;
     return r && { id: r.id, sessionId: r.session_id, toolKind: r.tool_kind, decision: r.decision, createdAt: r.created_at };
   }

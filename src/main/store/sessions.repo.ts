@@ -1,5 +1,5 @@
 import type { Db } from './db';
-import type { SessionStateT } from '../../shared/contract';
+import { StateReason, type SessionStateT } from '../../shared/contract';
 
 export interface SessionRow {
   id: string;
@@ -15,6 +15,15 @@ export interface SessionRow {
   updated_at: number;
   last_activity_at: number;
   detached_at: number | null;
+}
+
+/**
+ * The stored reason as a view field. A reason this version does not know (an older version
+ * stored it) is left out rather than shown as a code or refused.
+ */
+export function stateReasonOf(row: Pick<SessionRow, 'state_reason'>): { stateReason?: StateReason } {
+  const parsed = StateReason.safeParse(row.state_reason);
+  return parsed.success ? { stateReason: parsed.data } : {};
 }
 
 /** Sessions table; statements are prepared once. */
@@ -64,7 +73,7 @@ export class SessionsRepo {
   }
 
   /** Compare-and-set: changes the row only if it is still in `from`. Returns false otherwise. */
-  setState(id: string, from: SessionStateT, to: SessionStateT, reason: string | undefined, now: number): boolean {
+  setState(id: string, from: SessionStateT, to: SessionStateT, reason: StateReason | undefined, now: number): boolean {
     return this.stmts.setState.run({ id, from, to, reason: reason ?? null, now }).changes === 1;
   }
 

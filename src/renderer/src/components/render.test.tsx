@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { HostInfoT, PermissionViewT } from '../../../shared/contract';
+import { StateReason, type HostInfoT, type PermissionViewT, type SessionStateT } from '../../../shared/contract';
 import { createAppStore, type AppState, type AppStoreApi } from '../store/app-store';
 import { StoreProvider } from '../store/context';
 import { FakeApi, SID, SID2, testDeps, view } from '../test-support/fake-api';
@@ -32,9 +32,36 @@ describe('sidebar entry', () => {
     const html = render(storeWith({ sessionsById: sessions, currentSessionId: SID2 }), <SessionEntry sessionId={SID} />);
     expect(html).toMatch(/^<a [^>]*><span class="session-title">Fix the build<\/span> /);
     expect(html).toContain('>Asleep</span>');
-    expect(html).toContain('title="Put to sleep after being idle (idle_timeout). Sending a message resumes it."');
+    expect(html).toContain('title="Put to sleep after being idle. Sending a message resumes it."');
     expect(html).toContain('Needs permission');
     expect(html).not.toContain('aria-current');
+  });
+
+  /** The badge tooltip as the person sees it, for a session in `state` for `reason`. */
+  const tooltip = (state: SessionStateT, reason: StateReason): string => {
+    const html = render(storeWith({ sessionsById: new Map([[SID, view({ state, stateReason: reason })]]) }), <SessionEntry sessionId={SID} />);
+    const title = /<span class="badge [^"]*" title="([^"]*)"/.exec(html)?.[1];
+    if (title === undefined) throw new Error(`no tooltip for ${state}/${reason}: ${html}`);
+    return title;
+  };
+
+  it.each(StateReason.options)('says in a sentence why a session is in its state, never the code (%s)', (reason) => {
+    for (const state of ['ACTIVE', 'ENDED'] as const) {
+      const text = tooltip(state, reason);
+      expect(text).toMatch(/^[A-Z][a-z]/);
+      expect(text).not.toContain('_');
+      // A code that is also a word ("resume") may appear in prose; never as the code itself.
+      expect(text).not.toContain(`(${reason})`);
+      expect(text.toLowerCase()).not.toBe(reason);
+      expect(text.split(' ').length).toBeGreaterThanOrEqual(3);
+    }
+    expect(tooltip('ENDED', reason)).toMatch(/\. Sending a message resumes it\.$/);
+  });
+
+  it('tells a session the person closed apart from one the host put to sleep', () => {
+    expect(tooltip('ENDED', 'closed_by_user')).toBe('Closed by you. Sending a message resumes it.');
+    const texts = new Set(StateReason.options.map((r) => tooltip('ENDED', r)));
+    expect(texts.size).toBe(StateReason.options.length);
   });
 
   it('marks the current session and hides its permission flag', () => {
@@ -73,7 +100,7 @@ describe('permission dialog', () => {
   });
 
   it('shows the command of an execute request', () => {
-    const exec = { ...request, toolCall: { toolCallId: 't', title: 'Run', kind: 'execute', rawInput: { command: 'npm test' } } };
+    const exec: PermissionViewT = { ...request, toolCall: { toolCallId: 't', title: 'Run', kind: 'execute', rawInput: { command: 'npm test' } } };
     expect(render(storeWith({}), <PermissionDialog request={exec} />)).toContain('$ npm test');
   });
 });
@@ -123,6 +150,11 @@ describe('transcript rows', () => {
   it('collapses a thought under "Thought"', () => {
     const html = render(storeWith({}), <TranscriptRow row={{ type: 'thought', key: 't', text: 'hmm' }} openThoughts={thoughts} />);
     expect(html).toMatch(/<details class="thought"><summary>Thought<\/summary>/);
+  });
+
+  it('shows a stored event this version cannot read as a visible row naming its kind', () => {
+    const html = render(storeWith({}), <TranscriptRow row={{ type: 'unreadable', key: 'u', storedKind: 'mode_changed' }} openThoughts={thoughts} />);
+    expect(html).toContain('Unreadable event (mode_changed)');
   });
 });
 

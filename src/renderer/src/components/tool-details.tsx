@@ -1,20 +1,24 @@
 import { memo, useMemo } from 'react';
+import type { Json, ToolCallContent, ToolCallLocation, ToolKind } from '../../../shared/contract';
 import { diffLines } from '../lib/diff';
-import { arr, isRec, num, str, strings, type Rec } from '../lib/payload';
 import { ToolOutput } from './transcript/tool-output';
 
 const MAX_DIFF_LINES = 400;
 
-/** The command an execute tool call will run, from the agent's raw input. */
-export function commandOf(rawInput: unknown): string | undefined {
-  if (!isRec(rawInput)) return undefined;
+/** The command an execute tool call will run, from the agent's raw input (free JSON: agents differ). */
+export function commandOf(rawInput: Json | undefined): string | undefined {
+  if (rawInput === undefined || rawInput === null || typeof rawInput !== 'object' || Array.isArray(rawInput)) return undefined;
   const c = rawInput.command;
   if (typeof c === 'string') {
-    const args = strings(rawInput.args);
+    const args = stringsOf(rawInput.args);
     return args.length > 0 ? `${c} ${args.join(' ')}` : c;
   }
-  const parts = strings(c);
+  const parts = stringsOf(c);
   return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+function stringsOf(v: Json | undefined): string[] {
+  return Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
 }
 
 interface DiffItem {
@@ -23,24 +27,16 @@ interface DiffItem {
   newText: string;
 }
 
-function diffsOf(content: readonly unknown[]): DiffItem[] {
+function diffsOf(content: readonly ToolCallContent[]): DiffItem[] {
   const out: DiffItem[] = [];
-  for (const c of content) {
-    if (!isRec(c) || c.type !== 'diff') continue;
-    out.push({ path: str(c.path) ?? '', oldText: str(c.oldText), newText: str(c.newText) ?? '' });
-  }
+  for (const c of content) if (c.type === 'diff') out.push({ path: c.path, oldText: c.oldText ?? undefined, newText: c.newText });
   return out;
 }
 
 /** Text from ACP content blocks: `{type:'content', content:{type:'text', text}}`. */
-function textsOf(content: readonly unknown[]): string[] {
+function textsOf(content: readonly ToolCallContent[]): string[] {
   const out: string[] = [];
-  for (const c of content) {
-    if (!isRec(c)) continue;
-    const inner: Rec | undefined = c.type === 'content' && isRec(c.content) ? c.content : c.type === 'text' ? c : undefined;
-    const text = inner && inner.type === 'text' ? str(inner.text) : undefined;
-    if (text) out.push(text);
-  }
+  for (const c of content) if (c.type === 'content' && c.content.type === 'text' && c.content.text) out.push(c.content.text);
   return out;
 }
 
@@ -67,10 +63,10 @@ export const DiffView = memo(function DiffView({ path, oldText, newText }: DiffI
 });
 
 interface ToolDetailsProps {
-  kind: string | undefined;
-  locations: readonly unknown[];
-  rawInput: unknown;
-  content: readonly unknown[];
+  kind: ToolKind | undefined;
+  locations: readonly ToolCallLocation[];
+  rawInput: Json | undefined;
+  content: readonly ToolCallContent[];
 }
 
 /** What a tool call touches: files, the command it runs, the edits it makes, its output. */
@@ -78,23 +74,20 @@ export function ToolDetails({ kind, locations, rawInput, content }: ToolDetailsP
   const command = commandOf(rawInput);
   const diffs = diffsOf(content);
   const texts = textsOf(content);
-  const terminal = arr(content).some((c) => isRec(c) && c.type === 'terminal');
-  const paths = locations.filter(isRec).filter((l) => str(l.path));
+  const terminal = content.some((c) => c.type === 'terminal');
+  const paths = locations.filter((l) => l.path);
   return (
     <div className="tool-details">
       {paths.length > 0 ? (
         <ul className="tool-locations" aria-label="Files">
-          {paths.map((l, i) => {
-            const line = num(l.line);
-            return (
-              <li key={i}>
-                <code>
-                  {str(l.path)}
-                  {line !== undefined ? `:${line}` : ''}
-                </code>
-              </li>
-            );
-          })}
+          {paths.map((l, i) => (
+            <li key={i}>
+              <code>
+                {l.path}
+                {typeof l.line === 'number' ? `:${l.line}` : ''}
+              </code>
+            </li>
+          ))}
         </ul>
       ) : null}
       {command !== undefined && (kind === 'execute' || diffs.length === 0) ? (

@@ -14,12 +14,12 @@ describe('screen reader announcements', () => {
       if (a) said.push(a);
     });
     fake.emit('permission:requested', permission('r9', SID, 'Run tests'));
-    fake.emit('session:event', ev(1, 'error', { message: 'Agent exited' }));
+    fake.emit('session:event', ev(1, 'error', { code: 'agent_exited', message: 'Agent exited' }));
     expect(said).toEqual(['Permission requested: Run tests', 'Error: Agent exited']);
     said.length = 0;
     fake
       .handle('sessions:switch', () => ok(answer({ session: view({ id: SID2 }), pendingPermissions: [permission('old', SID2)] })))
-      .handle('transcript:page', () => ok({ events: [ev(1, 'error', { message: 'old' }, SID2)], hasMore: false }));
+      .handle('transcript:page', () => ok({ events: [ev(1, 'error', { code: 'agent_error', message: 'old' }, SID2)], hasMore: false }));
     await store.getState().switchSession(SID2);
     expect(said).toEqual([]);
   });

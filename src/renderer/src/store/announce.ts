@@ -1,4 +1,3 @@
-import { str } from '../lib/payload';
 import type { AppState } from './app-store';
 
 /**
@@ -27,7 +26,7 @@ export function announcementFor(prev: AppState, next: AppState): string | undefi
   if (after.oldestSeq !== undefined && after.lastSeq > before.lastSeq) {
     for (let seq = Math.max(before.lastSeq + 1, after.oldestSeq); seq <= after.lastSeq; seq++) {
       const e = after.events[seq - after.oldestSeq];
-      if (e?.kind === 'error') parts.push(`Error: ${str(e.payload.message) ?? 'The agent reported an error'}`);
+      if (e?.kind === 'error') parts.push(`Error: ${e.payload.message || 'The agent reported an error'}`);
     }
   }
   return parts.length > 0 ? parts.join('. ') : undefined;

@@ -46,7 +46,7 @@ describe('live events reach the view once per frame', () => {
     let rowChanges = 0;
     store.subscribe((s, prev) => void (s.transcript.rows !== prev.transcript.rows && rowChanges++));
 
-    for (let seq = 3; seq <= 40; seq++) fake.emit('session:event', ev(seq, seq % 5 === 0 ? 'user_message' : 'agent_message'));
+    for (let seq = 3; seq <= 40; seq++) fake.emit('session:event', seq % 5 === 0 ? ev(seq, 'user_message', { text: `u${seq}`, clientMessageId: `m${seq}` }) : ev(seq, 'agent_message', { text: `t${seq}` }));
     expect(store.getState().transcript.lastSeq).toBe(40);
     expect(store.getState().transcript.rows).toBe(rowsBefore);
     expect(frames.pending()).toBe(1);

@@ -17,9 +17,10 @@ describe('session badges', () => {
     expect(sessionsSelectors.badgeLabel({ state })).toBe(label);
   });
 
-  it('explains why an asleep session ended', () => {
-    expect(sessionsSelectors.badgeTitle({ state: 'ENDED', stateReason: 'idle_timeout' })).toMatch(/idle_timeout/);
-    expect(sessionsSelectors.badgeTitle({ state: 'ENDED', stateReason: 'something_new' })).toMatch(/something_new/);
+  it('explains why an asleep session ended, and says nothing for a live one with no reason', () => {
+    expect(sessionsSelectors.badgeTitle({ state: 'ENDED', stateReason: 'idle_timeout' })).toBe('Put to sleep after being idle. Sending a message resumes it.');
+    expect(sessionsSelectors.badgeTitle({ state: 'ENDED', stateReason: undefined })).toBe('Ended. Sending a message resumes it.');
+    expect(sessionsSelectors.badgeTitle({ state: 'ACTIVE', stateReason: 'watched' })).toBe('Shown in a window');
     expect(sessionsSelectors.badgeTitle({ state: 'ACTIVE', stateReason: undefined })).toBeUndefined();
   });
 

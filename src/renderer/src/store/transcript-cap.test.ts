@@ -34,7 +34,7 @@ describe('bounded transcript', () => {
   it('appends live events in place and still hands subscribers a new state and new rows', async () => {
     const { fake, store } = await setup(100, 5);
     const before = store.getState();
-    fake.emit('session:event', ev(6, 'error', { message: 'boom' }));
+    fake.emit('session:event', ev(6, 'error', { code: 'agent_error', message: 'boom' }));
     const after = store.getState();
     expect(after.transcript.events).toBe(before.transcript.events);
     expect(after.transcript).not.toBe(before.transcript);

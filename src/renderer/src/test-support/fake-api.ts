@@ -6,6 +6,7 @@ import type {
   EventName,
   EventPayload,
   Result,
+  EventOf,
   SessionEventT,
   SessionViewT,
 } from '../../../shared/contract';
@@ -91,8 +92,11 @@ export function view(over: Partial<SessionViewT> = {}): SessionViewT {
   };
 }
 
-export function ev(seq: number, kind: SessionEventT['kind'] = 'agent_message', payload: Record<string, unknown> = { text: `t${seq}` }, sessionId = SID): SessionEventT {
-  return { sessionId, seq, kind, payload, at: seq };
+/** A stored event; the overloads keep each kind with its own payload type. */
+export function ev(seq: number): SessionEventT;
+export function ev<K extends SessionEventT['kind']>(seq: number, kind: K, payload: EventOf<K>['payload'], sessionId?: string): SessionEventT;
+export function ev(seq: number, kind: SessionEventT['kind'] = 'agent_message', payload: unknown = { text: `t${seq}` }, sessionId = SID): SessionEventT {
+  return { sessionId, seq, kind, payload, at: seq } as SessionEventT;
 }
 
 export function range(from: number, to: number, sessionId = SID): SessionEventT[] {

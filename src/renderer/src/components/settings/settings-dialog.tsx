@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { SettingsT, WireError } from '../../../../shared/contract';
-import { isRec, str } from '../../lib/payload';
 import { useAppStore } from '../../store/context';
 import { hostSelectors } from '../../store/slices/host/selectors';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
@@ -25,13 +24,11 @@ function draftOf(s: SettingsT | undefined): Draft {
   };
 }
 
-/** Validation issues from the host, if it sent them as `details` (zod issues or similar). */
+/** The fields the host refused, if it named them. */
 function issuesOf(error: WireError): string[] {
-  if (!Array.isArray(error.details)) return [];
-  return error.details.filter(isRec).map((d) => {
-    const path = Array.isArray(d.path) ? d.path.join('.') : '';
-    const message = str(d.message) ?? '';
-    return path ? `${path}: ${message}` : message;
+  return (error.details?.issues ?? []).map((d) => {
+    const path = d.path.join('.');
+    return path ? `${path}: ${d.message}` : d.message;
   });
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ToolCallStatus } from '../../../../shared/contract';
 import { describeResolution, toolStatusLabel } from './describe';
 
 const base = { optionId: undefined, optionName: undefined, reason: undefined } as const;
@@ -14,14 +15,14 @@ describe('describeResolution', () => {
     expect(describeResolution({ ...base, outcome: 'selected', optionName: 'Always allow', decider: { kind: 'rule', ruleId: 'r' } })).toBe(
       'Always allow — by a remembered rule',
     );
-    expect(describeResolution({ ...base, outcome: 'cancelled', decider: { kind: 'cancel', reason: 'session_closed' } })).toBe(
-      'Cancelled — withdrawn (session_closed)',
+    expect(describeResolution({ ...base, outcome: 'cancelled', decider: { kind: 'cancel', reason: 'closed_by_user' } })).toBe(
+      'Cancelled — withdrawn: closed by you',
     );
   });
 });
 
 describe('toolStatusLabel', () => {
   it('never says Running, which belongs to the composer status', () => {
-    expect(['pending', 'in_progress', 'completed', 'failed', undefined].map(toolStatusLabel)).not.toContain('Running');
+    expect([...ToolCallStatus.options, undefined].map(toolStatusLabel)).not.toContain('Running');
   });
 });

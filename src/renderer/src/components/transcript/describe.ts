@@ -1,4 +1,20 @@
+import type { PermissionCancelReason, ToolCallStatus, ToolKind } from '../../../../shared/contract';
+import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import type { Decider, PermissionResolution } from '../../store/slices/transcript/rows';
+
+/** Why a request was withdrawn, said to the person (a state reason reads as the sidebar says it). */
+function withdrawnBecause(reason: PermissionCancelReason): string {
+  switch (reason) {
+    case 'agent_withdrew':
+      return 'the agent withdrew it';
+    case 'turn_cancelled':
+      return 'the turn was stopped';
+    case 'host_restart':
+      return 'Switchboard restarted';
+    default:
+      return sessionsSelectors.reasonText(reason).toLowerCase();
+  }
+}
 
 function who(d: Decider): string {
   switch (d.kind) {
@@ -9,9 +25,7 @@ function who(d: Decider): string {
     case 'rule':
       return 'by a remembered rule';
     case 'cancel':
-      return d.reason ? `withdrawn (${d.reason})` : 'withdrawn';
-    case 'unknown':
-      return 'decided';
+      return `withdrawn: ${withdrawnBecause(d.reason)}`;
   }
 }
 
@@ -22,7 +36,7 @@ export function describeResolution(r: PermissionResolution): string {
   return `${outcome} — ${who(r.decider)}${reason}`;
 }
 
-const STATUS_LABEL: Record<string, string> = {
+const STATUS_LABEL: Record<ToolCallStatus, string> = {
   pending: 'Pending',
   in_progress: 'In progress',
   completed: 'Done',
@@ -30,12 +44,11 @@ const STATUS_LABEL: Record<string, string> = {
 };
 
 /** Tool call status as shown on a card; never "Running", which the composer status owns. */
-export function toolStatusLabel(status: string | undefined): string {
-  if (status === undefined) return 'Pending';
-  return STATUS_LABEL[status] ?? status;
+export function toolStatusLabel(status: ToolCallStatus | undefined): string {
+  return STATUS_LABEL[status ?? 'pending'];
 }
 
-const KIND_LABEL: Record<string, string> = {
+const KIND_LABEL: Record<ToolKind, string> = {
   read: 'Read',
   edit: 'Edit',
   delete: 'Delete',
@@ -48,6 +61,6 @@ const KIND_LABEL: Record<string, string> = {
   other: 'Tool',
 };
 
-export function toolKindLabel(kind: string | undefined): string {
-  return kind === undefined ? 'Tool' : (KIND_LABEL[kind] ?? kind);
+export function toolKindLabel(kind: ToolKind | undefined): string {
+  return KIND_LABEL[kind ?? 'other'];
 }

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import type { ErrorCode } from '../../../../shared/contract';
 import type { Row } from '../../store/slices/transcript/rows';
 import { useAppStore } from '../../store/context';
 import { composerSelectors } from '../../store/slices/composer/selectors';
@@ -6,7 +7,7 @@ import { describeResolution, toolKindLabel } from './describe';
 import { Markdown } from './markdown';
 import { ToolCard } from './tool-card';
 
-const ERROR_TITLE: Record<string, string> = {
+const ERROR_TITLE: Partial<Record<ErrorCode, string>> = {
   crash_loop: 'The agent keeps crashing',
   agent_exited: 'The agent exited',
   agent_unavailable: 'The agent could not be started',
@@ -21,7 +22,7 @@ function ErrorRow({ row }: { row: Extract<Row, { type: 'error' }> }) {
     // Not an alert: most error rows are history (a loaded page). A live one is announced
     // politely by LiveAnnouncer. The note role keeps the row easy to find.
     <div className="row-error" role="note">
-      <strong>{ERROR_TITLE[row.code ?? ''] ?? 'Error'}</strong>
+      <strong>{ERROR_TITLE[row.code] ?? 'Error'}</strong>
       <p>{row.message}</p>
       {row.stderrTail.length > 0 ? (
         <pre className="stderr" aria-label="Agent output (stderr)">
@@ -129,5 +130,11 @@ export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: 
       return <PermissionRow row={row} />;
     case 'notice':
       return <p className="row-note">{row.text}</p>;
+    case 'unreadable':
+      return (
+        <p className="row-note row-unreadable" role="note">
+          Unreadable event ({row.storedKind}): this entry was stored in a form this version cannot show.
+        </p>
+      );
   }
 });

@@ -1,4 +1,4 @@
-import { str } from '../../../lib/payload';
+import type { PayloadOf } from '../../../../../shared/contract';
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
 import { lastUserPrompt } from '../transcript/rows';
@@ -19,7 +19,7 @@ export interface ComposerActions {
   retryLastPrompt(): Promise<void>;
   cancelTurn(): Promise<void>;
   /** A user_message event arrived: its optimistic row is no longer needed. */
-  promptSeen(payload: Record<string, unknown>): void;
+  promptSeen(payload: PayloadOf<'user_message'>): void;
   /**
    * Accepted prompts of `sessionId` (the host has stored them) whose row is no longer needed:
    * a page of it loaded, or the window left it. `ids` limits it to those accepted by then.
@@ -144,8 +144,7 @@ export function createComposerActions(set: SetState, get: GetState, deps: StoreD
     },
 
     promptSeen(payload) {
-      const id = str(payload.clientMessageId);
-      if (id !== undefined) updatePending(id, undefined);
+      if (payload.clientMessageId !== undefined) updatePending(payload.clientMessageId, undefined);
     },
 
     acceptedPromptIds(sessionId) {

@@ -1,4 +1,4 @@
-import type { AgentInfoT, SessionStateT, SessionViewT } from '../../../../../shared/contract';
+import type { AgentInfoT, SessionStateT, SessionViewT, StateReason } from '../../../../../shared/contract';
 import type { AppState } from '../../app-store';
 
 const BADGE: Record<SessionStateT, string> = {
@@ -11,25 +11,38 @@ const BADGE: Record<SessionStateT, string> = {
   ENDED: 'Asleep',
 };
 
-const REASON_TEXT: Record<string, string> = {
+/** Why a session is in its state, as the person reads it. Keyed by the enum: a new reason without a text does not compile. */
+const REASON_TEXT: Record<StateReason, string> = {
+  new: 'Started a new agent session',
+  resume: 'Waking up: resuming the agent session',
+  resumed: 'The agent picked up the session where it left off',
+  loaded: 'The agent reloaded the session from its history',
+  recreated: 'The agent could not restore the session, so a new one continues the conversation',
+  watched: 'Shown in a window',
+  unwatched: 'Running in the background: no window shows it',
+  closed_by_user: 'Closed by you',
   idle_timeout: 'Put to sleep after being idle',
-  host_shutdown: 'Put to sleep when the host shut down',
+  host_shutdown: 'Put to sleep when Switchboard shut down',
   agent_exited: 'The agent process exited',
-  recovered: 'Recovered after a restart',
-  closed: 'Closed',
-  user: 'Closed',
+  recovered: 'Put to sleep when Switchboard restarted after an unexpected stop',
+  stale: 'Its agent session was lost, so Switchboard restarted it',
+  crash_loop: 'The agent kept crashing, so Switchboard stopped restarting it',
+  start_failed: 'The agent session could not be started',
 };
+
+function reasonText(reason: StateReason): string {
+  return REASON_TEXT[reason];
+}
 
 function badgeLabel(view: Pick<SessionViewT, 'state'>): string {
   return BADGE[view.state];
 }
 
-/** Tooltip for the state badge: why an asleep session stopped, and that it can be woken. */
+/** Tooltip for the state badge: why the session is in its state, and for an asleep one that it can be woken. */
 function badgeTitle(view: Pick<SessionViewT, 'state' | 'stateReason'>): string | undefined {
-  if (view.state !== 'ENDED') return view.stateReason;
-  const reason = view.stateReason;
-  const why = reason ? `${REASON_TEXT[reason] ?? 'Ended'} (${reason})` : 'Ended';
-  return `${why}. Sending a message resumes it.`;
+  const why = view.stateReason === undefined ? undefined : REASON_TEXT[view.stateReason];
+  if (view.state !== 'ENDED') return why;
+  return `${why ?? 'Ended'}. Sending a message resumes it.`;
 }
 
 /** The sidebar flags pending requests only where no dialog shows them. */
@@ -83,6 +96,7 @@ function isCreatingCurrent(s: AppState): boolean {
 export const sessionsSelectors = {
   badgeLabel,
   badgeTitle,
+  reasonText,
   needsPermission,
   currentSession,
   isCurrentRunning,

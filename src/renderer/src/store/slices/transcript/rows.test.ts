@@ -68,13 +68,13 @@ describe('buildRows', () => {
   });
 
   it('keeps the error code and stderr tail', () => {
-    const [row] = buildRows([ev(1, 'error', { code: 'crash_loop', message: 'agent keeps crashing', stderrTail: ['boom', 3] })]);
+    const [row] = buildRows([ev(1, 'error', { code: 'crash_loop', message: 'agent keeps crashing', stderrTail: ['boom'] })]);
     expect(row).toMatchObject({ type: 'error', code: 'crash_loop', message: 'agent keeps crashing', stderrTail: ['boom'] });
   });
 
   it('puts the outcome of a permission request on its row', () => {
     const rows = buildRows([
-      ev(1, 'permission_requested', { requestId: 'r1', toolCall: { title: 'Edit a.ts', kind: 'edit' }, options: [] }),
+      ev(1, 'permission_requested', { requestId: 'r1', toolCall: { toolCallId: 't1', title: 'Edit a.ts', kind: 'edit' }, options: [] }),
       ev(2, 'permission_resolved', { requestId: 'r1', outcome: 'selected', optionId: 'o', optionName: 'Allow', decider: { kind: 'window', clientId: 'c', label: 'window 1' } }),
       ev(3, 'permission_resolved', { requestId: 'r9', outcome: 'cancelled', decider: { kind: 'timeout' } }),
     ]);
@@ -86,14 +86,17 @@ describe('buildRows', () => {
     expect(rows[1]).toMatchObject({ requestId: 'r9', resolution: { decider: { kind: 'timeout' } } });
   });
 
-  it('survives payloads of the wrong shape', () => {
+  it('shows a stored event it cannot read as its own row, naming the stored kind, between its neighbours', () => {
     const rows = buildRows([
-      ev(1, 'tool_call', { title: 'no id' }),
-      ev(2, 'plan', { entries: 'nope' }),
-      ev(3, 'agent_message', {}),
-      ev(4, 'notice', { text: 7 }),
+      ev(1, 'agent_message', { text: 'before' }),
+      ev(2, 'unreadable', { storedKind: 'tool_call', raw: '{"title":"no id"}' }),
+      ev(3, 'agent_message', { text: 'after' }),
     ]);
-    expect(rows.map((r) => r.type)).toEqual(['plan', 'agent', 'notice']);
+    expect(rows).toEqual([
+      { type: 'agent', key: 'agent-1', text: 'before' },
+      { type: 'unreadable', key: 'unreadable-2', storedKind: 'tool_call' },
+      { type: 'agent', key: 'agent-3', text: 'after' },
+    ]);
   });
 });
 
@@ -109,8 +112,8 @@ function script(n: number): SessionEventT[] {
     (s) => ev(s, 'available_commands', { commands: [] }),
     (s) => ev(s, 'agent_message', { text: 'c ' }),
     (s) => ev(s, 'tool_call_update', { toolCallId: `t${Math.floor(s / 20)}`, status: 'completed' }),
-    (s) => ev(s, 'plan', { entries: [{ content: `p${s}`, status: 'pending' }] }),
-    (s) => ev(s, 'permission_requested', { requestId: `r${s}`, toolCall: { title: 'Edit' } }),
+    (s) => ev(s, 'plan', { entries: [{ content: `p${s}`, priority: 'medium', status: 'pending' }] }),
+    (s) => ev(s, 'permission_requested', { requestId: `r${s}`, toolCall: { toolCallId: `t${s}`, title: 'Edit' }, options: [] }),
     (s) => ev(s, 'permission_resolved', { requestId: `r${s - 1}`, outcome: 'selected', decider: { kind: 'timeout' } }),
     (s) => ev(s, 'turn_ended', { stopReason: s % 3 ? 'end_turn' : 'cancelled' }),
   ];
@@ -140,7 +143,7 @@ describe('RowGrouper', () => {
   });
 
   it('keeps unchanged rows and the layout when a chunk extends the last bubble', () => {
-    const events = [ev(1, 'user_message', { text: 'hi' }), ev(2, 'tool_call', { toolCallId: 't', title: 'Read' }), ev(3, 'agent_message', { text: 'Hel' })];
+    const events = [ev(1, 'user_message', { text: 'hi' }), ev(2, 'tool_call', { toolCallId: 't', title: 'Read', status: 'pending' }), ev(3, 'agent_message', { text: 'Hel' })];
     const grouper = new RowGrouper();
     const before = grouper.update(events);
     const after = grouper.update([...events, ev(4, 'agent_message', { text: 'lo' })]);
@@ -166,7 +169,7 @@ describe('RowGrouper', () => {
     const events = [ev(1, 'user_message', { text: 'hi' }), ev(2, 'agent_message', { text: 'a' })];
     const grouper = new RowGrouper();
     const before = grouper.update(events);
-    events.push(ev(3, 'agent_message', { text: 'b' }), ev(4, 'error', { message: 'x' }));
+    events.push(ev(3, 'agent_message', { text: 'b' }), ev(4, 'error', { code: 'agent_error', message: 'x' }));
     const after = grouper.update(events);
     expect(after).not.toBe(before);
     expect(grouper.stats).toEqual({ folded: 4, regroups: 0 });
@@ -207,7 +210,7 @@ describe('RowGrouper', () => {
 
 describe('lastUserPrompt', () => {
   it('finds the newest prompt', () => {
-    const events = [ev(1, 'user_message', { text: 'one' }), ev(2, 'user_message', { text: 'two' }), ev(3, 'error', {})];
+    const events = [ev(1, 'user_message', { text: 'one' }), ev(2, 'user_message', { text: 'two' }), ev(3, 'error', { code: 'agent_error', message: 'x' })];
     expect(lastUserPrompt(events)).toBe('two');
     expect(lastUserPrompt([])).toBeUndefined();
   });

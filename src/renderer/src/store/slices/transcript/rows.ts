@@ -1,27 +1,35 @@
-import type { PermissionDeciderT, SessionEventT } from '../../../../../shared/contract';
-import { isRec, recs, str, strings, type Rec } from '../../../lib/payload';
+import type {
+  ErrorCode,
+  EventOf,
+  Json,
+  PermissionDeciderT,
+  PermissionOutcome,
+  PlanEntry,
+  SessionEventT,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolKind,
+  TurnStopReason,
+} from '../../../../../shared/contract';
 
 export interface ToolCallState {
   toolCallId: string;
   title: string;
-  kind: string | undefined;
-  status: string | undefined;
-  content: readonly unknown[];
-  locations: readonly Rec[];
-  rawInput: unknown;
+  kind: ToolKind | undefined;
+  status: ToolCallStatus | undefined;
+  content: readonly ToolCallContent[];
+  locations: readonly ToolCallLocation[];
+  rawInput: Json | undefined;
 }
 
-export interface PlanEntry {
-  content: string;
-  status: string;
-  priority: string | undefined;
-}
+export type { PlanEntry };
 
-/** Who answered a permission request, as the contract types it; `unknown` for anything else. */
-export type Decider = PermissionDeciderT | { kind: 'unknown' };
+/** Who answered a permission request. */
+export type Decider = PermissionDeciderT;
 
 export interface PermissionResolution {
-  outcome: 'selected' | 'cancelled';
+  outcome: PermissionOutcome;
   optionName: string | undefined;
   optionId: string | undefined;
   decider: Decider;
@@ -36,72 +44,55 @@ export type Row =
   | { type: 'tool'; key: string; call: ToolCallState }
   | { type: 'plan'; key: string; entries: readonly PlanEntry[] }
   | { type: 'stopped'; key: string; text: string }
-  | { type: 'error'; key: string; code: string | undefined; message: string; stderrTail: readonly string[] }
+  | { type: 'error'; key: string; code: ErrorCode; message: string; stderrTail: readonly string[] }
   | {
       type: 'permission';
       key: string;
       requestId: string;
       title: string;
-      toolKind: string | undefined;
+      toolKind: ToolKind | undefined;
       resolution: PermissionResolution | undefined;
     }
-  | { type: 'notice'; key: string; text: string };
+  | { type: 'notice'; key: string; text: string }
+  /** A stored event this version cannot read: shown, so the transcript never hides a gap. */
+  | { type: 'unreadable'; key: string; storedKind: string };
 
 /** Kinds that never make a row; they also do not split a run of message chunks. */
-const INVISIBLE = new Set(['session_info', 'available_commands', 'agent_update']);
+const INVISIBLE: ReadonlySet<SessionEventT['kind']> = new Set(['session_info', 'available_commands', 'agent_update']);
 
-const STOP_NOTES: Record<string, string> = {
+/** Turn ends worth a note; a normal end (and an error, shown by its own row) needs none. */
+const STOP_NOTES: Readonly<Record<TurnStopReason, string | undefined>> = {
+  end_turn: undefined,
+  error: undefined,
   cancelled: 'Stopped',
   max_tokens: 'Stopped: the agent reached its token limit',
   max_turn_requests: 'Stopped: the agent reached its request limit',
   refusal: 'The agent refused to continue',
 };
 
-function toolFrom(id: string, p: Rec, prev: ToolCallState | undefined): ToolCallState {
-  const base: ToolCallState = prev ?? {
-    toolCallId: id,
-    title: 'Tool call',
-    kind: undefined,
-    status: undefined,
-    content: [],
-    locations: [],
-    rawInput: undefined,
-  };
+type ToolEvent = EventOf<'tool_call'> | EventOf<'tool_call_update'>;
+
+function toolFrom(e: ToolEvent, prev: ToolCallState | undefined): ToolCallState {
+  const p = e.payload;
   // An update carries only the fields that changed; absent means "unchanged".
   return {
-    toolCallId: id,
-    title: str(p.title) ?? base.title,
-    kind: str(p.kind) ?? base.kind,
-    status: str(p.status) ?? base.status,
-    content: Array.isArray(p.content) ? p.content : base.content,
-    locations: Array.isArray(p.locations) ? recs(p.locations) : base.locations,
-    rawInput: p.rawInput !== undefined ? p.rawInput : base.rawInput,
+    toolCallId: p.toolCallId,
+    title: p.title ?? prev?.title ?? 'Tool call',
+    kind: p.kind ?? prev?.kind,
+    status: p.status ?? prev?.status,
+    content: p.content ?? prev?.content ?? [],
+    locations: p.locations ?? prev?.locations ?? [],
+    rawInput: p.rawInput ?? prev?.rawInput,
   };
 }
 
-function deciderFrom(v: unknown): Decider {
-  if (!isRec(v)) return { kind: 'unknown' };
-  switch (v.kind) {
-    case 'window':
-      return { kind: 'window', clientId: str(v.clientId) ?? '', label: str(v.label) };
-    case 'timeout':
-      return { kind: 'timeout' };
-    case 'rule':
-      return { kind: 'rule', ruleId: str(v.ruleId) ?? '' };
-    case 'cancel':
-      return { kind: 'cancel', reason: str(v.reason) ?? '' };
-    default:
-      return { kind: 'unknown' };
-  }
-}
-
-function resolutionFrom(p: Rec): PermissionResolution {
+function resolutionFrom(p: EventOf<'permission_resolved'>['payload']): PermissionResolution {
   return {
-    outcome: p.outcome === 'selected' ? 'selected' : 'cancelled',
-    optionName: str(p.optionName),
-    optionId: str(p.optionId),
-    decider: deciderFrom(p.decider),
-    reason: str(p.reason),
+    outcome: p.outcome,
+    optionName: p.optionName,
+    optionId: p.optionId,
+    decider: p.decider,
+    reason: p.reason,
   };
 }
 
@@ -224,11 +215,10 @@ export class RowGrouper {
 
   private fold(e: SessionEventT): void {
     this.stats.folded++;
-    const p = e.payload;
     if (INVISIBLE.has(e.kind)) return;
     if (e.kind === 'agent_message' || e.kind === 'agent_thought') {
       const kind = e.kind === 'agent_message' ? 'agent' : 'thought';
-      const text = str(p.text) ?? '';
+      const text = e.payload.text;
       const prev = this.open?.kind === kind ? this.rows[this.open.index] : undefined;
       if (this.open && prev && (prev.type === 'agent' || prev.type === 'thought')) {
         if (text !== '') this.replace(this.open.index, { ...prev, text: prev.text + text });
@@ -241,32 +231,27 @@ export class RowGrouper {
     switch (e.kind) {
       case 'user_message':
         this.planIndex = undefined;
-        this.push({ type: 'user', key: `user-${e.seq}`, text: str(p.text) ?? '', pending: false });
+        this.push({ type: 'user', key: `user-${e.seq}`, text: e.payload.text, pending: false });
         break;
       case 'turn_started':
         break;
       case 'turn_ended': {
-        const note = STOP_NOTES[str(p.stopReason) ?? ''];
+        const note = STOP_NOTES[e.payload.stopReason];
         if (note) this.push({ type: 'stopped', key: `stop-${e.seq}`, text: note });
         break;
       }
       case 'tool_call':
       case 'tool_call_update': {
-        const id = str(p.toolCallId);
-        if (id === undefined) break;
+        const id = e.payload.toolCallId;
         const at = this.toolIndex.get(id);
         const prev = at === undefined ? undefined : this.rows[at];
-        const call = toolFrom(id, p, prev?.type === 'tool' ? prev.call : undefined);
+        const call = toolFrom(e, prev?.type === 'tool' ? prev.call : undefined);
         if (at === undefined) this.toolIndex.set(id, this.push({ type: 'tool', key: `tool-${e.seq}`, call }));
         else if (prev) this.replace(at, { type: 'tool', key: prev.key, call });
         break;
       }
       case 'plan': {
-        const entries = recs(p.entries).map((x) => ({
-          content: str(x.content) ?? '',
-          status: str(x.status) ?? 'pending',
-          priority: str(x.priority),
-        }));
+        const entries = e.payload.entries;
         const prev = this.planIndex === undefined ? undefined : this.rows[this.planIndex];
         if (this.planIndex !== undefined && prev) this.replace(this.planIndex, { type: 'plan', key: prev.key, entries });
         else this.planIndex = this.push({ type: 'plan', key: `plan-${e.seq}`, entries });
@@ -276,46 +261,50 @@ export class RowGrouper {
         this.push({
           type: 'error',
           key: `error-${e.seq}`,
-          code: str(p.code),
-          message: str(p.message) ?? 'The agent reported an error',
-          stderrTail: strings(p.stderrTail),
+          code: e.payload.code,
+          message: e.payload.message,
+          stderrTail: e.payload.stderrTail ?? [],
         });
         break;
       case 'permission_requested': {
-        const requestId = str(p.requestId) ?? `seq-${e.seq}`;
-        const call = isRec(p.toolCall) ? p.toolCall : {};
+        const { requestId, toolCall } = e.payload;
         const index = this.push({
           type: 'permission',
           key: `perm-${e.seq}`,
           requestId,
-          title: str(call.title) ?? 'Tool call',
-          toolKind: str(call.kind),
+          title: toolCall.title,
+          toolKind: toolCall.kind,
           resolution: undefined,
         });
         this.permissionIndex.set(requestId, index);
         break;
       }
       case 'permission_resolved': {
-        const requestId = str(p.requestId) ?? `seq-${e.seq}`;
+        const requestId = e.payload.requestId;
         const at = this.permissionIndex.get(requestId);
         const prev = at === undefined ? undefined : this.rows[at];
-        const resolution = resolutionFrom(p);
+        const resolution = resolutionFrom(e.payload);
         if (at !== undefined && prev?.type === 'permission') this.replace(at, { ...prev, resolution });
         else
           this.push({
             type: 'permission',
             key: `perm-${e.seq}`,
             requestId,
-            title: 'Permission request',
+            title: e.payload.title ?? 'Permission request',
             toolKind: undefined,
             resolution,
           });
         break;
       }
       case 'notice':
-        this.push({ type: 'notice', key: `notice-${e.seq}`, text: str(p.text) ?? '' });
+        this.push({ type: 'notice', key: `notice-${e.seq}`, text: e.payload.text });
         break;
-      default:
+      case 'unreadable':
+        this.push({ type: 'unreadable', key: `unreadable-${e.seq}`, storedKind: e.payload.storedKind });
+        break;
+      case 'session_info':
+      case 'available_commands':
+      case 'agent_update':
         break;
     }
   }
@@ -331,10 +320,7 @@ export function buildRows(events: readonly SessionEventT[]): Row[] {
 export function lastUserPrompt(events: readonly SessionEventT[]): string | undefined {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
-    if (e?.kind === 'user_message') {
-      const text = str(e.payload.text);
-      if (text) return text;
-    }
+    if (e?.kind === 'user_message' && e.payload.text) return e.payload.text;
   }
   return undefined;
 }

@@ -1,0 +1,247 @@
+/**
+ * Transcript events on the wire: one payload schema per kind, so the host builds payloads
+ * through these types and the renderer narrows on `kind` (ADR 0009). Closed word sets (state
+ * reasons, notice kinds, tool kinds and statuses, stop reasons) are `z.enum`s both sides use.
+ *
+ * Nested ACP structures are modelled with the fields ACP fixes; whatever an agent sent beyond
+ * them (`_meta`, annotations, extension fields, unknown update variants) is kept by the host in
+ * the payload's one `extra` field, so nothing is lost and nothing else is untyped.
+ */
+import { z } from 'zod';
+import { ErrorCode } from './errors';
+
+/** Why a session is in its state. Every `transition(...)` names one of these. */
+export const StateReason = z.enum([
+  /** STARTING for the first time, and the agent session that came up for it. */
+  'new',
+  /** STARTING again from ENDED (the next prompt woke it). */
+  'resume',
+  'resumed',
+  'loaded',
+  'recreated',
+  'watched',
+  'unwatched',
+  'closed_by_user',
+  'idle_timeout',
+  'host_shutdown',
+  'agent_exited',
+  'recovered',
+  /** The registry entry no longer matched a live agent session; it was stopped to be resumed. */
+  'stale',
+  'crash_loop',
+  'start_failed',
+]);
+export type StateReason = z.output<typeof StateReason>;
+
+/** Why a turn ended without the agent's own stop reason: a state reason, or one of these. */
+export const TurnEndReason = z.enum([...StateReason.options, 'agent_ignored_cancel', 'cancelled_before_start']);
+export type TurnEndReason = z.output<typeof TurnEndReason>;
+
+/** Why a pending permission request was answered `cancelled` without a person. */
+export const PermissionCancelReason = z.enum([...StateReason.options, 'agent_withdrew', 'turn_cancelled', 'host_restart']);
+export type PermissionCancelReason = z.output<typeof PermissionCancelReason>;
+
+/** What a host notice in the transcript is about. */
+export const NoticeKind = z.enum(['session_recreated', 'stop_timeout', 'agent_exited']);
+export type NoticeKind = z.output<typeof NoticeKind>;
+
+/** As ACP fixes them. */
+export const ToolKind = z.enum(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
+export type ToolKind = z.output<typeof ToolKind>;
+export const ToolCallStatus = z.enum(['pending', 'in_progress', 'completed', 'failed']);
+export type ToolCallStatus = z.output<typeof ToolCallStatus>;
+export const StopReason = z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled']);
+export type StopReason = z.output<typeof StopReason>;
+/** A turn ends with the agent's stop reason, or `error` when the host ended it on a failure. */
+export const TurnStopReason = z.enum([...StopReason.options, 'error']);
+export type TurnStopReason = z.output<typeof TurnStopReason>;
+export const PlanEntryPriority = z.enum(['high', 'medium', 'low']);
+export const PlanEntryStatus = z.enum(['pending', 'in_progress', 'completed']);
+export const PermissionOptionKind = z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+export const PermissionOutcome = z.enum(['selected', 'cancelled']);
+export type PermissionOutcome = z.output<typeof PermissionOutcome>;
+
+/** A JSON value: what an agent sent as free-form data (tool input and output). */
+export const Json = z.json();
+export type Json = z.output<typeof Json>;
+
+/**
+ * The one field that carries what an agent sent and we do not model, by the name the agent
+ * used (`_meta`, extension fields, a nested value whose unmodelled parts the host kept whole).
+ */
+export const Extra = z.record(z.string(), Json);
+export type Extra = z.output<typeof Extra>;
+
+/** ACP content block (in tool call content), with the fields ACP fixes. */
+export const ContentBlock = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('image'), mimeType: z.string(), data: z.string(), uri: z.string().nullish() }),
+  z.object({ type: z.literal('audio'), mimeType: z.string(), data: z.string() }),
+  z.object({
+    type: z.literal('resource_link'),
+    name: z.string(),
+    uri: z.string(),
+    title: z.string().nullish(),
+    description: z.string().nullish(),
+    mimeType: z.string().nullish(),
+    size: z.number().nullish(),
+  }),
+  z.object({
+    type: z.literal('resource'),
+    resource: z.object({ uri: z.string(), mimeType: z.string().nullish(), text: z.string().optional(), blob: z.string().optional() }),
+  }),
+]);
+export type ContentBlock = z.output<typeof ContentBlock>;
+
+/** What a tool call shows: content, a file diff, or a terminal the agent runs. */
+export const ToolCallContent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('content'), content: ContentBlock }),
+  z.object({ type: z.literal('diff'), path: z.string(), oldText: z.string().nullish(), newText: z.string() }),
+  z.object({ type: z.literal('terminal'), terminalId: z.string() }),
+]);
+export type ToolCallContent = z.output<typeof ToolCallContent>;
+
+export const ToolCallLocation = z.object({ path: z.string(), line: z.number().nullish() });
+export type ToolCallLocation = z.output<typeof ToolCallLocation>;
+
+export const PlanEntry = z.object({ content: z.string(), priority: PlanEntryPriority, status: PlanEntryStatus });
+export type PlanEntry = z.output<typeof PlanEntry>;
+
+export const AvailableCommand = z.object({
+  name: z.string(),
+  description: z.string(),
+  input: z.object({ hint: z.string() }).nullish(),
+});
+export type AvailableCommand = z.output<typeof AvailableCommand>;
+
+/** Permission option as the agent named it. */
+export const PermissionOption = z.object({ optionId: z.string(), name: z.string(), kind: PermissionOptionKind });
+
+/** A tool call as a permission request shows it. */
+export const ToolCallView = z.object({
+  toolCallId: z.string(),
+  title: z.string(),
+  kind: ToolKind.optional(),
+  status: ToolCallStatus.optional(),
+  content: z.array(ToolCallContent).optional(),
+  locations: z.array(ToolCallLocation).optional(),
+  rawInput: Json.optional(),
+});
+
+export const PermissionDecider = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('window'), clientId: z.string(), label: z.string().optional() }),
+  z.object({ kind: z.literal('timeout') }),
+  z.object({ kind: z.literal('rule'), ruleId: z.string() }),
+  z.object({ kind: z.literal('cancel'), reason: PermissionCancelReason }),
+]);
+
+/** A message chunk: its text, and the message it belongs to where the agent names one. */
+const text = z.object({ text: z.string(), messageId: z.string().optional(), extra: Extra.optional() });
+/** Older rows end or start turns without naming the prompt. */
+const promptRef = { clientMessageId: z.string().optional() };
+
+const ToolCallFields = {
+  toolCallId: z.string(),
+  kind: ToolKind.optional(),
+  content: z.array(ToolCallContent).optional(),
+  locations: z.array(ToolCallLocation).optional(),
+  rawInput: Json.optional(),
+  rawOutput: Json.optional(),
+  extra: Extra.optional(),
+};
+
+/** An ACP `session/update` we do not model (its variant name, everything else in `extra`). */
+const AgentUpdateNow = z.object({ sessionUpdate: z.string(), extra: Extra });
+/** How rows before ADR 0009 stored it: the whole update under `update`. */
+const AgentUpdateBefore = z
+  .object({ update: z.object({ sessionUpdate: z.string() }).catchall(Json) })
+  .transform(({ update: { sessionUpdate, ...extra } }) => ({ sessionUpdate, extra }));
+
+/** One payload schema per stored kind. */
+export const eventPayloads = {
+  user_message: z.object({ text: z.string(), ...promptRef }),
+  agent_message: text,
+  agent_thought: text,
+  /** ACP's own default: a tool call that names no status is pending. */
+  tool_call: z.object({ ...ToolCallFields, title: z.string(), status: ToolCallStatus.default('pending') }),
+  tool_call_update: z.object({ ...ToolCallFields, title: z.string().optional(), status: ToolCallStatus.optional() }),
+  plan: z.object({ entries: z.array(PlanEntry), extra: Extra.optional() }),
+  session_info: z.object({ title: z.string().optional(), updatedAt: z.string().optional(), extra: Extra.optional() }),
+  available_commands: z.object({ commands: z.array(AvailableCommand), extra: Extra.optional() }),
+  turn_started: z.object(promptRef),
+  turn_ended: z.object({ stopReason: TurnStopReason, ...promptRef, reason: TurnEndReason.optional() }),
+  permission_requested: z.object({
+    requestId: z.string(),
+    toolCall: ToolCallView,
+    options: z.array(PermissionOption),
+    extra: Extra.optional(),
+  }),
+  permission_resolved: z.object({
+    requestId: z.string(),
+    title: z.string().optional(),
+    outcome: PermissionOutcome,
+    optionId: z.string().optional(),
+    optionName: z.string().optional(),
+    decider: PermissionDecider,
+    /** Said to the person as it is ("Denied automatically: …", a remembered rule, a cancel reason). */
+    reason: z.string().optional(),
+  }),
+  error: z.object({ code: ErrorCode, message: z.string(), stderrTail: z.array(z.string()).optional() }),
+  /** `kind` is absent in rows written before notice kinds existed. */
+  notice: z.object({ kind: NoticeKind.optional(), text: z.string(), stderrTail: z.array(z.string()).optional() }),
+  agent_update: z.union([AgentUpdateNow, AgentUpdateBefore]),
+} as const;
+
+export type EventPayloads = typeof eventPayloads;
+/** What the host stores. */
+export const EventKind = z.enum(Object.keys(eventPayloads) as [keyof EventPayloads, ...(keyof EventPayloads)[]]);
+export type EventKind = keyof EventPayloads;
+export type PayloadOf<K extends EventKind> = z.output<EventPayloads[K]>;
+/** A kind with its payload, correlated (what the host hands to `EventLog`). */
+export type EventBody = { [K in EventKind]: { kind: K; payload: PayloadOf<K> } }[EventKind];
+
+/**
+ * A stored row whose payload does not parse for its kind (written by an older or newer
+ * version, or damaged): shown as such, never dropped and never a crash.
+ */
+export const UnreadablePayload = z.object({ storedKind: z.string(), raw: z.string() });
+
+const header = { sessionId: z.uuid(), seq: z.number().int().positive(), at: z.number() };
+const variant = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
+  z.object({ ...header, kind: z.literal(kind), payload });
+
+/** A stored transcript event; `payload` is typed by `kind`. */
+export const SessionEvent = z.discriminatedUnion('kind', [
+  variant('user_message', eventPayloads.user_message),
+  variant('agent_message', eventPayloads.agent_message),
+  variant('agent_thought', eventPayloads.agent_thought),
+  variant('tool_call', eventPayloads.tool_call),
+  variant('tool_call_update', eventPayloads.tool_call_update),
+  variant('plan', eventPayloads.plan),
+  variant('session_info', eventPayloads.session_info),
+  variant('available_commands', eventPayloads.available_commands),
+  variant('turn_started', eventPayloads.turn_started),
+  variant('turn_ended', eventPayloads.turn_ended),
+  variant('permission_requested', eventPayloads.permission_requested),
+  variant('permission_resolved', eventPayloads.permission_resolved),
+  variant('error', eventPayloads.error),
+  variant('notice', eventPayloads.notice),
+  variant('agent_update', eventPayloads.agent_update),
+  variant('unreadable', UnreadablePayload),
+]);
+export type SessionEventT = z.output<typeof SessionEvent>;
+/** The event of one kind. */
+export type EventOf<K extends SessionEventT['kind']> = Extract<SessionEventT, { kind: K }>;
+
+/**
+ * A value that came off a JSON wire (JSON-RPC from an agent, `JSON.parse`) is JSON by
+ * construction; this names that fact where a library types it `unknown`.
+ */
+export function decodedJson(value: unknown): Json | undefined {
+  return value === undefined ? undefined : (value as Json);
+}
+
+/** A filter that narrows events to one kind: `events.filter(ofKind('turn_ended'))`. */
+export function ofKind<K extends SessionEventT['kind']>(kind: K): (e: SessionEventT) => e is EventOf<K> {
+  return (e): e is EventOf<K> => e.kind === kind;
+}
