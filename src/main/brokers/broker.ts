@@ -3,11 +3,12 @@ import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from 'node:c
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { AppError } from '../../shared/errors';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import type { AgentDefinition } from './agent-definition';
+import { fastPathStream } from './ingest-fast-path';
 import { BROKER_ENV, groupAlive, killMarked, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from './process-info';
 
 export type SpawnFn = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
@@ -136,11 +137,12 @@ export class Broker {
       })
       // Some agents send non-standard `_`-prefixed notifications: tolerate them.
       .onNotification('*', () => {})
+      // session/update takes the validated-once fast path; every other message the SDK's.
       .connect(
-        acp.ndJsonStream(
-          Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>,
-          Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>,
-        ),
+        fastPathStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, this.child.stdout!, {
+          onUpdate: (notification) => this.route(notification),
+          log: opts.log,
+        }),
       );
 
     this.ready = this.initialize();
