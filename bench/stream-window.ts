@@ -1,0 +1,125 @@
+/**
+ * A long answer streamed into the real window: Chromium on the headless host, long tasks
+ * from PerformanceObserver('longtask'). This is the minimal version for the benchmark branch;
+ * the streaming work (issue 10, renderer side) brings its own with the demo agent's
+ * `/markdown KB RATE` and replaces this file.
+ *
+ * With `/markdown` (detected in the demo agent's command list) the lag is measured from the
+ * moment a side client of the host received the last chunk to the frame in which the window
+ * shows the turn over. Without it, `/pace N RATE` streams about KB kilobytes of short lines
+ * whose text carries their send time, and the lag is exact: the last chunk's send time → the
+ * frame in which the window shows it. Which one ran is reported in `source`.
+ */
+import type { Page } from '@playwright/test';
+import { COMMAND_NAMES } from '../src/agents/demo/commands';
+import type { SessionEventT } from '../src/shared/contract';
+import { launchBrowser, newSession, openWindow, sendPrompt } from './lib/browser';
+import { startHost } from './lib/host';
+import { epochMs } from './lib/stats';
+
+export interface StreamResult {
+  lagMs: number;
+  longestTaskMs: number;
+  blockingMs: number;
+}
+
+/** Bytes of one `/pace` line (`pace 1234 1764140000000.123\n`). */
+const PACE_LINE_BYTES = 28;
+/** Time a long task may take before the rest counts as blocking (the TBT definition). */
+const BLOCKING_THRESHOLD_MS = 50;
+
+export const streamSource = (): 'markdown' | 'pace' => ((COMMAND_NAMES as readonly string[]).includes('markdown') ? 'markdown' : 'pace');
+
+export async function measureStream({ kb, rate }: { kb: number; rate: number }): Promise<StreamResult> {
+  const host = await startHost();
+  const browser = await launchBrowser();
+  try {
+    const page = await openWindow(browser, host.serve.url);
+    await newSession(page);
+    await installProbes(page);
+    const source = streamSource();
+    if (source === 'markdown') {
+      const sessionId = await currentSessionId(page);
+      await host.client.call('sessions:switch', { sessionId });
+      let lastChunkAt = 0;
+      const off = host.client.on((event, payload) => {
+        const e = payload as SessionEventT;
+        if (event === 'session:event' && e.sessionId === sessionId && e.kind === 'agent_message') lastChunkAt = epochMs();
+      });
+      await sendPrompt(page, `/markdown ${kb} ${rate}`);
+      const endedAt = await page.evaluate(() => (window as unknown as ProbeWindow).__probe.turnOver);
+      off();
+      return await finish(page, endedAt - lastChunkAt);
+    }
+    const count = Math.max(1, Math.round((kb * 1024) / PACE_LINE_BYTES));
+    await page.evaluate((n) => (window as unknown as ProbeWindow).__probe.watchFor(`pace ${n} `), count);
+    await sendPrompt(page, `/pace ${count} ${rate}`);
+    const { at, text } = await page.evaluate(() => (window as unknown as ProbeWindow).__probe.found);
+    const sentAt = Number(/pace \d+ (\d+\.\d+)/.exec(text)?.[1]);
+    return await finish(page, at - sentAt);
+  } finally {
+    await browser.close();
+    await host.stop();
+  }
+}
+
+interface ProbeWindow {
+  __probe: {
+    tasks: number[];
+    turnOver: Promise<number>;
+    found: Promise<{ at: number; text: string }>;
+    watchFor(needle: string): void;
+  };
+}
+
+async function currentSessionId(page: Page): Promise<string> {
+  const id = await page.locator('nav[aria-label="Sessions"] [aria-current="page"]').getAttribute('data-session-id');
+  if (!id) throw new Error('stream: no current session');
+  return id;
+}
+
+async function finish(page: Page, lagMs: number): Promise<StreamResult> {
+  const tasks = await page.evaluate(() => (window as unknown as ProbeWindow).__probe.tasks);
+  return {
+    lagMs,
+    longestTaskMs: Math.max(0, ...tasks),
+    blockingMs: tasks.reduce((sum, d) => sum + Math.max(0, d - BLOCKING_THRESHOLD_MS), 0),
+  };
+}
+
+/**
+ * In the page: long tasks from now on; when the Running status, once seen, goes away; and the
+ * first frame whose transcript contains a given text. Checked once per frame, cheaply. Plain
+ * JavaScript in a string: the bundler that runs this file would rename helpers the page lacks.
+ */
+const PROBES = `(() => {
+  const now = () => performance.timeOrigin + performance.now();
+  const tasks = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) tasks.push(e.duration); }).observe({ type: 'longtask' });
+  const running = () => [...document.querySelectorAll('[role="status"]')].some((el) => el.textContent === 'Running');
+  const turnOver = new Promise((resolve) => {
+    let seen = false;
+    const tick = () => {
+      if (running()) seen = true;
+      else if (seen) return resolve(now());
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  let resolveFound;
+  const found = new Promise((r) => (resolveFound = r));
+  const watchFor = (needle) => {
+    const tick = () => {
+      const text = document.querySelector('[role="log"]')?.textContent ?? '';
+      const i = text.lastIndexOf(needle);
+      if (i >= 0) return resolveFound({ at: now(), text: text.slice(i, i + 64) });
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  };
+  window.__probe = { tasks, turnOver, found, watchFor };
+})()`;
+
+async function installProbes(page: Page): Promise<void> {
+  await page.evaluate(PROBES);
+}
