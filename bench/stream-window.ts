@@ -52,10 +52,12 @@ export async function measureStream({ kb, rate }: { kb: number; rate: number }):
       return await finish(page, endedAt - lastChunkAt);
     }
     const count = Math.max(1, Math.round((kb * 1024) / PACE_LINE_BYTES));
-    await page.evaluate((n) => (window as unknown as ProbeWindow).__probe.watchFor(`pace ${n} `), count);
+    // The agent's line, not the prompt `/pace N RATE` shown above it.
+    await page.evaluate((n) => (window as unknown as ProbeWindow).__probe.watchFor(`pace ${n} \\d+\\.\\d{3}`), count);
     await sendPrompt(page, `/pace ${count} ${rate}`);
     const { at, text } = await page.evaluate(() => (window as unknown as ProbeWindow).__probe.found);
     const sentAt = Number(/pace \d+ (\d+\.\d+)/.exec(text)?.[1]);
+    if (!Number.isFinite(sentAt)) throw new Error(`stream: no send time in ${JSON.stringify(text)}`);
     return await finish(page, at - sentAt);
   } finally {
     await browser.close();
@@ -68,7 +70,7 @@ interface ProbeWindow {
     tasks: number[];
     turnOver: Promise<number>;
     found: Promise<{ at: number; text: string }>;
-    watchFor(needle: string): void;
+    watchFor(pattern: string): void;
   };
 }
 
@@ -89,7 +91,7 @@ async function finish(page: Page, lagMs: number): Promise<StreamResult> {
 
 /**
  * In the page: long tasks from now on; when the Running status, once seen, goes away; and the
- * first frame whose transcript contains a given text. Checked once per frame, cheaply. Plain
+ * first frame whose transcript matches a pattern. Checked once per frame, cheaply. Plain
  * JavaScript in a string: the bundler that runs this file would rename helpers the page lacks.
  */
 const PROBES = `(() => {
@@ -108,11 +110,11 @@ const PROBES = `(() => {
   });
   let resolveFound;
   const found = new Promise((r) => (resolveFound = r));
-  const watchFor = (needle) => {
+  const watchFor = (pattern) => {
+    const re = new RegExp(pattern);
     const tick = () => {
-      const text = document.querySelector('[role="log"]')?.textContent ?? '';
-      const i = text.lastIndexOf(needle);
-      if (i >= 0) return resolveFound({ at: now(), text: text.slice(i, i + 64) });
+      const m = re.exec(document.querySelector('[role="log"]')?.textContent ?? '');
+      if (m) return resolveFound({ at: now(), text: m[0] });
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);

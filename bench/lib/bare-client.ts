@@ -11,6 +11,8 @@ import { tempDataDir } from '../../e2e/support/serve';
 const DEMO_AGENT = resolve(import.meta.dirname, '../../out/main/demo-agent.js');
 
 export interface BareClient {
+  /** The demo agent's pid. */
+  pid: number;
   /** Runs one prompt; resolves with the ms until its answer and the updates received. */
   prompt(text: string): Promise<{ ms: number; updates: number }>;
   stop(): Promise<void>;
@@ -30,6 +32,7 @@ export async function startBareClient(): Promise<BareClient> {
   await conn.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
   const { sessionId } = await conn.agent.request(acp.methods.agent.session.new, { cwd: dir.path, mcpServers: [] });
   return {
+    pid: child.pid!,
     async prompt(text) {
       const before = updates;
       const start = performance.now();
