@@ -3,7 +3,8 @@
  * they arrive and nothing is kept, so the client's own cost stays flat however long the run.
  * (The test-support `WsClient` keeps and re-scans every event: fine for tests, not for 100k.)
  */
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
+import { openHostSocket } from '../../src/main/test-support/serve-process';
 import type { CommandName, CommandRequest, CommandResponse, EventName, EventPayload, Result } from '../../src/shared/contract';
 
 interface Frame {
@@ -33,14 +34,8 @@ export class BenchClient {
     });
   }
 
-  static connect(pageUrl: string): Promise<BenchClient> {
-    const page = new URL(pageUrl);
-    const token = page.searchParams.get('token') ?? '';
-    const ws = new WebSocket(`ws://${page.host}/ws?token=${encodeURIComponent(token)}`, { headers: { Origin: `http://${page.host}` } });
-    return new Promise((resolve, reject) => {
-      ws.once('open', () => resolve(new BenchClient(ws)));
-      ws.once('error', reject);
-    });
+  static async connect(pageUrl: string): Promise<BenchClient> {
+    return new BenchClient(await openHostSocket(new URL(pageUrl)));
   }
 
   async call<C extends CommandName>(command: C, payload: CommandRequest<C>): Promise<CommandResponse<C>> {

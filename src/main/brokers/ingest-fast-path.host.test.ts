@@ -10,6 +10,16 @@ afterEach(async () => {
   h = undefined;
 });
 
+/** A live session on the demo agent that a window watches. */
+async function watchedSession(harness: Harness) {
+  const w = harness.window();
+  const id = randomUUID();
+  await w.call('sessions:create', { id });
+  await w.call('sessions:switch', { sessionId: id });
+  await w.waitForState(id, 'ACTIVE');
+  return { w, id };
+}
+
 describe('ingest fast path with the demo agent', () => {
   it('validates each update of a flood once, outside the SDK, and stores the turn’s text whole and in order before its end', async () => {
     // The same module instance the SDK validates with: its `parse` is the SDK's path, `safeParse` ours.
@@ -17,11 +27,7 @@ describe('ingest fast path with the demo agent', () => {
     const sdkParse = vi.spyOn(schema, 'parse');
     const fastParse = vi.spyOn(schema, 'safeParse');
     h = await startHarness();
-    const w = h.window();
-    const id = randomUUID();
-    await w.call('sessions:create', { id });
-    await w.call('sessions:switch', { sessionId: id });
-    await w.waitForState(id, 'ACTIVE');
+    const { w, id } = await watchedSession(h);
     const count = 20_000;
     const ended = await w.prompt(id, `/flood ${count}`);
 
@@ -38,11 +44,7 @@ describe('ingest fast path with the demo agent', () => {
 
   it('keeps the updates of every turn before that turn’s answer, prompt after prompt', async () => {
     h = await startHarness();
-    const w = h.window();
-    const id = randomUUID();
-    await w.call('sessions:create', { id });
-    await w.call('sessions:switch', { sessionId: id });
-    await w.waitForState(id, 'ACTIVE');
+    const { w, id } = await watchedSession(h);
     for (const text of ['/flood 300', '/tool Read a file', '/plan', 'hello']) await w.prompt(id, text);
 
     // Each turn: its user message, its updates, then its end; nothing of a turn after its end.
