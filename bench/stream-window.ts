@@ -38,27 +38,39 @@ export async function measureStream({ kb, rate }: { kb: number; rate: number }):
     await newSession(page);
     await installProbes(page);
     const source = streamSource();
-    if (source === 'markdown') {
-      const sessionId = await currentSessionId(page);
-      await host.client.call('sessions:switch', { sessionId });
-      let lastChunkAt = 0;
-      const off = host.client.on((event, payload) => {
-        const e = payload as SessionEventT;
-        if (event === 'session:event' && e.sessionId === sessionId && e.kind === 'agent_message') lastChunkAt = epochMs();
-      });
-      await sendPrompt(page, `/markdown ${kb} ${rate}`);
-      const endedAt = await page.evaluate(() => (window as unknown as ProbeWindow).__probe.turnOver);
+    const sessionId = await currentSessionId(page);
+    await host.client.call('sessions:switch', { sessionId });
+    // The side client sees each chunk a moment after the agent sent it: the fallback clock.
+    let lastChunkAt = 0;
+    let lastStamp = Number.NaN;
+    const off = host.client.on((event, payload) => {
+      const e = payload as SessionEventT;
+      if (event !== 'session:event' || e.sessionId !== sessionId || e.kind !== 'agent_message') return;
+      lastChunkAt = epochMs();
+      const stamps = [...String(e.payload.text).matchAll(/pace \d+ (\d+\.\d{3})/g)];
+      if (stamps.length > 0) lastStamp = Number(stamps.at(-1)![1]);
+    });
+    const streamMs = (kb * 1024 * 1000) / (rate * (source === 'pace' ? PACE_LINE_BYTES : 200));
+    try {
+      if (source === 'markdown') {
+        await sendPrompt(page, `/markdown ${kb} ${rate}`);
+        const endedAt = await withinDeadline(page.evaluate(() => (window as unknown as ProbeWindow).__probe.turnOver), streamMs);
+        return await finish(page, (endedAt ?? epochMs()) - lastChunkAt);
+      }
+      const count = Math.max(1, Math.round((kb * 1024) / PACE_LINE_BYTES));
+      // The agent's line, not the prompt `/pace N RATE` shown above it.
+      await page.evaluate((n) => (window as unknown as ProbeWindow).__probe.watchFor(`pace ${n} \\d+\\.\\d{3}`), count);
+      await sendPrompt(page, `/pace ${count} ${rate}`);
+      const found = await withinDeadline(page.evaluate(() => (window as unknown as ProbeWindow).__probe.found), streamMs);
+      // Where the lag is: the host (a client of it saw the last chunk) or the window.
+      process.stderr.write(`  · last chunk reached a host client after ${(lastChunkAt - lastStamp).toFixed(1)} ms\n`);
+      if (!found) return await finish(page, epochMs() - lastStamp);
+      const sentAt = Number(/pace \d+ (\d+\.\d+)/.exec(found.text)?.[1]);
+      if (!Number.isFinite(sentAt)) throw new Error(`stream: no send time in ${JSON.stringify(found.text)}`);
+      return await finish(page, found.at - sentAt);
+    } finally {
       off();
-      return await finish(page, endedAt - lastChunkAt);
     }
-    const count = Math.max(1, Math.round((kb * 1024) / PACE_LINE_BYTES));
-    // The agent's line, not the prompt `/pace N RATE` shown above it.
-    await page.evaluate((n) => (window as unknown as ProbeWindow).__probe.watchFor(`pace ${n} \\d+\\.\\d{3}`), count);
-    await sendPrompt(page, `/pace ${count} ${rate}`);
-    const { at, text } = await page.evaluate(() => (window as unknown as ProbeWindow).__probe.found);
-    const sentAt = Number(/pace \d+ (\d+\.\d+)/.exec(text)?.[1]);
-    if (!Number.isFinite(sentAt)) throw new Error(`stream: no send time in ${JSON.stringify(text)}`);
-    return await finish(page, at - sentAt);
   } finally {
     await browser.close();
     await host.stop();
@@ -72,6 +84,22 @@ interface ProbeWindow {
     found: Promise<{ at: number; text: string }>;
     watchFor(pattern: string): void;
   };
+}
+
+/**
+ * A window that falls minutes behind (today's renderer on long answers) would stall the whole
+ * suite: after the stream's own duration plus this, the lag so far is reported as a lower bound.
+ */
+const MAX_BEHIND_MS = 45_000;
+
+async function withinDeadline<T>(result: Promise<T>, streamMs: number): Promise<T | undefined> {
+  let expire!: (value: undefined) => void;
+  const deadline = new Promise<undefined>((resolve) => (expire = resolve));
+  const timer = setTimeout(() => expire(undefined), streamMs + MAX_BEHIND_MS);
+  const value = await Promise.race([result, deadline]);
+  clearTimeout(timer);
+  if (value === undefined) process.stderr.write(`  · the window was still behind ${MAX_BEHIND_MS / 1000} s after the stream: its lag is a lower bound\n`);
+  return value;
 }
 
 async function currentSessionId(page: Page): Promise<string> {
