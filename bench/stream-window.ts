@@ -62,6 +62,7 @@ export async function measureStream({ kb, rate }: { kb: number; rate: number }):
       await page.evaluate((n) => (window as unknown as ProbeWindow).__probe.watchFor(`pace ${n} \\d+\\.\\d{3}`), count);
       await sendPrompt(page, `/pace ${count} ${rate}`);
       const found = await withinDeadline(page.evaluate(() => (window as unknown as ProbeWindow).__probe.found), streamMs);
+      if (!Number.isFinite(lastStamp)) throw new Error('stream: no /pace chunk reached a client of the host');
       // Where the lag is: the host (a client of it saw the last chunk) or the window.
       process.stderr.write(`  · last chunk reached a host client after ${(lastChunkAt - lastStamp).toFixed(1)} ms\n`);
       if (!found) return await finish(page, epochMs() - lastStamp);
