@@ -50,6 +50,7 @@ export function fastPathStream(output: WritableStream<Uint8Array>, input: Readab
   const schema = 'schema' in opts ? opts.schema : sessionNotificationSchema;
   const maxMessageBytes = opts.maxMessageBytes ?? acp.DEFAULT_MAX_MESSAGE_BYTES;
   const stats: FastPathStats = { fast: 0, invalid: 0, sdk: 0 };
+  if (!schema) opts.log.warn('session/update fast path off: the SDK schema was not found, every update goes through the SDK');
   let sdkInput!: ReadableStreamDefaultController<Uint8Array>;
   let stopped = false;
   // Messages given to the SDK / dispatched by it; a held update waits for `dispatched >= after`.
