@@ -5,7 +5,7 @@
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 
-export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'hang', 'crash', 'history'] as const;
+export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const specs: Record<CommandName, { description: string; hint?: string }> = {
@@ -16,6 +16,7 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   title: { description: 'Rename this session', hint: 'new title' },
   flood: { description: 'Send N message chunks as fast as possible', hint: 'count' },
   markdown: { description: 'Stream about KB kilobytes of Markdown at RATE chunks per second (cancellable)', hint: 'KB RATE' },
+  pace: { description: 'Send N chunks at RATE per second, each carrying its send time (latency probe)', hint: 'count rate' },
   hang: { description: 'Never answer until the turn is cancelled' },
   crash: { description: 'Exit the agent process with code 1 mid-turn' },
   history: { description: 'Count the earlier prompts of this session' },

@@ -238,6 +238,22 @@ describe('demo agent: prompt turns', () => {
     const lines = readFileSync(join(dataDir, 'sessions', `${sessionId}.jsonl`), 'utf8').trim().split('\n');
     expect(lines.length).toBeLessThan(50);
   }, 60_000);
+  it('/pace sends N chunks at the asked rate, each naming its index and send time', async () => {
+    const agent = await startInitialized();
+    const sessionId = await agent.newSession('/tmp/project-a');
+    const before = agent.updates.length;
+    const startedAt = performance.timeOrigin + performance.now();
+    expect((await agent.prompt(sessionId, '/pace 50 500')).stopReason).toBe('end_turn');
+    const texts = only(agent.updates.slice(before), 'agent_message_chunk').map((c) => (c.content.type === 'text' ? c.content.text : ''));
+    expect(texts).toHaveLength(50);
+    const parsed = texts.map((t) => /^pace (\d+) (\d+\.\d{3})\n$/.exec(t));
+    expect(parsed.map((m) => Number(m?.[1]))).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    const times = parsed.map((m) => Number(m?.[2]));
+    expect(times[0]).toBeGreaterThanOrEqual(startedAt);
+    // 50 chunks at 500/s are spread over at least 49 × 2 ms, and sent in order.
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(97);
+    expect(times.every((t, i) => i === 0 || t >= times[i - 1]!)).toBe(true);
+  });
 });
 
 describe('demo agent: sessions across processes', () => {

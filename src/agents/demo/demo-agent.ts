@@ -9,9 +9,10 @@
  * stdout is the ACP stream (NDJSON); logs go to stderr.
  */
 import { spawn } from 'node:child_process';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { createDemoAgent } from './agent-app';
+import { batchedOutput } from './batched-output';
 import { HistoryStore } from './history-store';
 import { createDemoLogger } from './log';
 import { parseOptions } from './options';
@@ -21,9 +22,11 @@ const log = createDemoLogger(options.logLevel);
 const store = new HistoryStore(options.dataDir);
 
 let exiting = false;
+const output = batchedOutput(process.stdout);
 const exit = (code: number, reason: string): never => {
   if (!exiting) {
     exiting = true;
+    output.flush();
     try {
       agent.flush();
     } catch (error) {
@@ -34,14 +37,14 @@ const exit = (code: number, reason: string): never => {
   process.exit(code);
 };
 
-const agent = createDemoAgent({ store, log, crash: () => process.exit(1) });
+// What was sent before the crash has left, as it would have with unbuffered writes.
+const agent = createDemoAgent({ store, log, crash: () => {
+    output.flush();
+    return process.exit(1);
+  },
+});
 
-const connection = agent.app.connect(
-  acp.ndJsonStream(
-    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
-  ),
-);
+const connection = agent.app.connect(acp.ndJsonStream(output.stream, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
 log.info('started', { dataDir: options.dataDir });
 
 if (options.stubborn) {

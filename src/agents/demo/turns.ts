@@ -4,6 +4,7 @@
  * connections, files or session bookkeeping.
  */
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import type {
   PermissionOption,
@@ -74,6 +75,11 @@ export async function runTurn(ctx: TurnContext, text: string): Promise<StopReaso
       const args = parseMarkdownArgs(parsed.arg);
       if (typeof args === 'string') await say(ctx, args);
       else await streamMarkdown(ctx, args);
+      break;
+    }
+    case 'pace': {
+      const [count = '', rate = ''] = parsed.arg.split(/\s+/);
+      await pace(ctx, parseCount(count, 1000, 1_000_000), Math.max(1, parseCount(rate, 1000, 100_000)));
       break;
     }
     case 'hang':
@@ -204,4 +210,22 @@ async function flood(ctx: TurnContext, count: number): Promise<void> {
     }
   }
   await Promise.all(batch);
+}
+
+/** When `performance.now()` reads in wall-clock ms, with sub-ms precision, comparable across processes. */
+export const epochMs = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * `pace I T\n` chunks, `T` the send time from `epochMs()`: a client on the same machine reads
+ * chunk latency straight off the text. Sends are scheduled against the start, so a late timer
+ * is caught up rather than slowing the whole run down.
+ */
+async function pace(ctx: TurnContext, count: number, rate: number): Promise<void> {
+  const start = performance.now();
+  for (let i = 1; i <= count && !ctx.signal.aborted; i++) {
+    const wait = start + ((i - 1) * 1000) / rate - performance.now();
+    if (wait >= 1) await delay(wait, ctx.signal);
+    if (ctx.signal.aborted) return;
+    await say(ctx, `pace ${i} ${epochMs().toFixed(3)}\n`);
+  }
 }

@@ -1,12 +1,13 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { ChildProcess } from 'node:child_process';
-import { Readable, Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from './agent-definition';
 import { AgentProcess, type AgentProcessOptions, type BrokerExit } from './agent-process';
 import { clientCapabilities, type ClientRequestHandlers } from './client-handlers';
 import { fsHandlers } from './fs-handlers';
 import { SessionRouter, type SessionSink } from './session-router';
+import { fastPathStream } from './ingest-fast-path';
 
 export { defaultSpawn, type BrokerExit, type SpawnFn } from './agent-process';
 export type { SessionSink } from './session-router';
@@ -63,11 +64,12 @@ export class Broker {
       });
     for (const group of this.handlers) group.register(app);
     // Some agents send non-standard `_`-prefixed notifications: tolerate them.
+    // session/update takes the validated-once fast path; every other message the SDK's.
     this.conn = app.onNotification('*', () => {}).connect(
-      acp.ndJsonStream(
-        Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>,
-        Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>,
-      ),
+      fastPathStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, this.child.stdout!, {
+        onUpdate: (notification) => this.router.route(notification),
+        log: opts.log,
+      }),
     );
 
     this.ready = this.initialize();

@@ -56,6 +56,16 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promi
   return { ...exit, stdout: p.stdout(), stderr: p.stderr() };
 }
 
+/** Opens the headless host's WebSocket for the page URL it printed (token and origin as a tab sends them). */
+export function openHostSocket(page: URL): Promise<WebSocket> {
+  const token = page.searchParams.get('token') ?? '';
+  const ws = new WebSocket(`ws://${page.host}/ws?token=${encodeURIComponent(token)}`, { headers: { Origin: `http://${page.host}` } });
+  return new Promise((resolveOpen, reject) => {
+    ws.once('open', () => resolveOpen(ws));
+    ws.once('error', reject);
+  });
+}
+
 interface Frame {
   type: 'response' | 'event';
   id?: number;
@@ -84,13 +94,8 @@ export class WsClient {
     });
   }
 
-  static connect(page: URL): Promise<WsClient> {
-    const token = page.searchParams.get('token') ?? '';
-    const ws = new WebSocket(`ws://${page.host}/ws?token=${encodeURIComponent(token)}`, { headers: { Origin: `http://${page.host}` } });
-    return new Promise((resolveOpen, reject) => {
-      ws.once('open', () => resolveOpen(new WsClient(ws)));
-      ws.once('error', reject);
-    });
+  static async connect(page: URL): Promise<WsClient> {
+    return new WsClient(await openHostSocket(page));
   }
 
   async call<C extends CommandName>(command: C, payload: CommandRequest<C>): Promise<CommandResponse<C>> {

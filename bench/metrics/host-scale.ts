@@ -1,0 +1,114 @@
+/**
+ * Host figures that need the host's insides, so the host runs in this process:
+ * live_session_bytes — JS heap + external memory per live, unwatched session, over 1,000
+ * sessions on one demo agent process (after a GC; RSS per session is given alongside);
+ * reaper_tick_ms_10k — one idle-reaper pass with 10,000 sessions in the store.
+ */
+import { randomUUID } from 'node:crypto';
+import { SessionHost } from '../../src/main/host/session-host';
+import { tempDir } from '../../src/main/test-support/temp-dir';
+import { silentLogger } from '../../src/main/util/log';
+import type { SessionViewT } from '../../src/shared/contract';
+import { medianOf, timed } from '../lib/stats';
+import type { BenchContext, BenchGroup, Metric } from '../lib/types';
+
+const WARM_SESSIONS = 20;
+
+function gcMemory(): { js: number; rss: number } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('live_session_bytes needs --expose-gc (npm run bench passes it)');
+  for (let i = 0; i < 3; i++) gc();
+  const m = process.memoryUsage();
+  return { js: m.heapUsed + m.external, rss: m.rss };
+}
+
+/** Sessions seen DETACHED, and a check re-run on every change, so waiting needs no polling. */
+class DetachedWatch {
+  readonly ids = new Set<string>();
+  private waiter: (() => void) | undefined;
+  add(id: string): void {
+    this.ids.add(id);
+    this.waiter?.();
+  }
+  until(check: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiter = () => {
+        if (!check()) return;
+        this.waiter = undefined;
+        resolve();
+      };
+      this.waiter();
+    });
+  }
+}
+
+/** Creates `count` sessions and resolves once every one is live and DETACHED (nobody watches). */
+async function createDetached(host: SessionHost, clientId: string, count: number, detached: DetachedWatch): Promise<void> {
+  const ids = Array.from({ length: count }, () => randomUUID());
+  for (const id of ids) {
+    const result = await host.dispatch(clientId, 'sessions:create', { id });
+    if (!result.ok) throw new Error(`sessions:create: ${result.error.message}`);
+  }
+  await detached.until(() => ids.every((id) => detached.ids.has(id)));
+}
+
+export const hostMetrics: BenchGroup = {
+  names: ['live_session_bytes', 'reaper_tick_ms_10k'],
+
+  async run(ctx: BenchContext): Promise<Metric[]> {
+    const live = ctx.quick ? 200 : 1_000;
+    const total = ctx.quick ? 2_000 : 10_000;
+    const dir = tempDir('switchboard-bench-');
+    const host = await SessionHost.start({
+      dataDir: dir.path,
+      headless: true,
+      log: silentLogger,
+      // All on one agent process; the reaper runs only when the benchmark ticks it.
+      settings: { maxSessionsPerBroker: live + WARM_SESSIONS, idleTimeoutMs: 30 * 60_000, reapIntervalMs: 24 * 3_600_000 },
+    });
+    const detached = new DetachedWatch();
+    const client = host.connect({
+      label: 'bench',
+      send: (event, payload) => {
+        if (event === 'session:updated' && (payload as SessionViewT).state === 'DETACHED') detached.add((payload as SessionViewT).id);
+      },
+    });
+    const metrics: Metric[] = [];
+    try {
+      await createDetached(host, client.id, WARM_SESSIONS, detached);
+      const before = gcMemory();
+      ctx.progress(`creating ${live} live sessions`);
+      await createDetached(host, client.id, live, detached);
+      const after = gcMemory();
+      if (host.pool.liveBrokers.length !== 1) throw new Error(`expected one agent process, found ${host.pool.liveBrokers.length}`);
+      metrics.push({
+        name: 'live_session_bytes',
+        value: (after.js - before.js) / live,
+        unit: 'bytes',
+        target: 32_768,
+        better: 'lower',
+        detail: `${live} sessions, one agent; heap+external after GC; RSS ${Math.round((after.rss - before.rss) / live)} B/session`,
+      });
+
+      // The rest of the 10,000 as ended sessions: the store the reaper's query runs against.
+      const now = Date.now();
+      host.store.db.transaction(() => {
+        for (let i = live + WARM_SESSIONS; i < total; i++) host.store.sessions.insert({ id: randomUUID(), agent_id: 'demo', cwd: dir.path, state: 'ENDED' }, now - i);
+      })();
+      const { median } = await medianOf(5, ctx.quick ? 10 : 30, () => timed(() => host.reaper.tick()));
+      metrics.push({
+        name: 'reaper_tick_ms_10k',
+        value: median,
+        unit: 'ms',
+        target: 5,
+        better: 'lower',
+        detail: `${total} sessions (${live + WARM_SESSIONS} live DETACHED, none idle yet), median pass`,
+      });
+      return metrics;
+    } finally {
+      client.dispose();
+      await host.shutdown();
+      dir.cleanup();
+    }
+  },
+};

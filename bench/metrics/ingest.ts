@@ -1,0 +1,103 @@
+/**
+ * ingest_events_per_s: the demo agent's `/flood N` through broker, host, store and out to one
+ * WebSocket client (the built `serve` in its own process); and the same flood's rows inserted
+ * raw with better-sqlite3, and read by a bare SDK client — all three in turn, rep by rep, so
+ * each ratio compares figures taken side by side.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { tempDataDir } from '../../e2e/support/serve';
+import { Store } from '../../src/main/store/store';
+import { startBareClient } from '../lib/bare-client';
+import { liveSession, promptTurn, startHost } from '../lib/host';
+import { median, timed } from '../lib/stats';
+import type { BenchContext, BenchGroup, Metric, ScalingPoint } from '../lib/types';
+
+/** Rows per transaction for the raw baseline: the agent's flood sends in bursts of 256. */
+const RAW_BATCH = 256;
+
+async function rawSqliteRate(count: number): Promise<number> {
+  const dir = tempDataDir();
+  const store = Store.open(join(dir.path, 'raw.db'));
+  try {
+    const sessionId = randomUUID();
+    store.sessions.insert({ id: sessionId, agent_id: 'demo', cwd: '/tmp', state: 'ENDED' }, Date.now());
+    const insert = store.db.prepare('INSERT INTO events (session_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)');
+    const batch = store.db.transaction((from: number, to: number) => {
+      for (let i = from; i < to; i++) insert.run(sessionId, i + 1, 'agent_message', JSON.stringify({ text: `flood ${i + 1}\n` }), Date.now());
+    });
+    const ms = await timed(() => {
+      for (let i = 0; i < count; i += RAW_BATCH) batch(i, Math.min(count, i + RAW_BATCH));
+    });
+    return (count / ms) * 1000;
+  } finally {
+    store.dispose();
+    dir.cleanup();
+  }
+}
+
+export const ingest: BenchGroup = {
+  names: ['ingest_events_per_s', 'ingest_vs_raw_sqlite', 'ingest_vs_bare_acp_client'],
+
+  async run(ctx: BenchContext): Promise<Metric[]> {
+    const count = ctx.quick ? 20_000 : 100_000;
+    const reps = ctx.quick ? 2 : 5;
+    const host = await startHost();
+    const bare = await startBareClient();
+    try {
+      const session = await liveSession(host.client);
+      // Warm-up: JIT, SQLite page cache, agent processes.
+      await promptTurn(host.client, session, `/flood ${count / 4}`);
+      await bare.prompt(`/flood ${count / 4}`);
+      await rawSqliteRate(count / 4);
+      const hostRates: number[] = [];
+      const rawRates: number[] = [];
+      const bareRates: number[] = [];
+      for (let rep = 0; rep < reps; rep++) {
+        ctx.progress(`ingest rep ${rep + 1}/${reps}`);
+        hostRates.push((count / (await promptTurn(host.client, session, `/flood ${count}`))) * 1000);
+        rawRates.push(await rawSqliteRate(count));
+        const b = await bare.prompt(`/flood ${count}`);
+        if (b.updates < count) throw new Error(`bare client saw ${b.updates} of ${count} updates`);
+        bareRates.push((count / b.ms) * 1000);
+      }
+      const h = median(hostRates);
+      const raw = median(rawRates);
+      const sdk = median(bareRates);
+      const detail = `/flood ${count}, median of ${reps}`;
+      return [
+        { name: 'ingest_events_per_s', value: h, unit: 'events/s', target: 100_000, better: 'higher', detail },
+        { name: 'ingest_vs_raw_sqlite', value: h / raw, unit: 'ratio', target: 0.5, better: 'higher', detail: `raw inserts ${Math.round(raw)} rows/s (${RAW_BATCH} per transaction)` },
+        { name: 'ingest_vs_bare_acp_client', value: h / sdk, unit: 'ratio', target: 0.8, better: 'higher', detail: `bare SDK client ${Math.round(sdk)} updates/s` },
+      ];
+    } finally {
+      await bare.stop();
+      await host.stop();
+    }
+  },
+
+  /** The same flood split over 1, 10 and 100 sessions streaming at once (one agent per 8 sessions). */
+  async scaling(ctx: BenchContext): Promise<ScalingPoint[]> {
+    const total = ctx.quick ? 20_000 : 100_000;
+    const points: ScalingPoint[] = [];
+    for (const sessions of [1, 10, 100]) {
+      const host = await startHost(['--max-sessions-per-broker', '8']);
+      try {
+        const ids: string[] = [];
+        for (let i = 0; i < sessions; i++) ids.push(await liveSession(host.client));
+        const each = Math.ceil(total / sessions);
+        await Promise.all(ids.map((id) => promptTurn(host.client, id, `/flood ${Math.ceil(each / 4)}`)));
+        const rates: number[] = [];
+        for (let rep = 0; rep < 3; rep++) {
+          const ms = await timed(() => Promise.all(ids.map((id) => promptTurn(host.client, id, `/flood ${each}`))));
+          rates.push(((each * sessions) / ms) * 1000);
+        }
+        ctx.progress(`ingest with ${sessions} concurrent sessions: ${Math.round(median(rates))} events/s`);
+        points.push({ series: 'ingest_events_per_s', size: `${sessions} session${sessions > 1 ? 's' : ''}`, value: median(rates), unit: 'events/s' });
+      } finally {
+        await host.stop();
+      }
+    }
+    return points;
+  },
+};

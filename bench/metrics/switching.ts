@@ -1,0 +1,60 @@
+/**
+ * switch_ms_100k: a client on the headless host answers `sessions:switch` to a session with
+ * 100,000 stored events and loads its first (newest) page — what a window does on a click.
+ * Switches alternate with a small session, so every one is a real switch.
+ */
+import { tempDataDir } from '../../e2e/support/serve';
+import { startHost, type BenchHost } from '../lib/host';
+import { seedSessions, type SeededSession } from '../lib/seed';
+import { medianOf, timed } from '../lib/stats';
+import type { BenchContext, BenchGroup, Metric, ScalingPoint } from '../lib/types';
+
+async function switchTime(host: BenchHost, to: SeededSession, from: SeededSession, reps: number): Promise<number> {
+  const { median } = await medianOf(3, reps, async () => {
+    await host.client.call('sessions:switch', { sessionId: from.id });
+    return timed(async () => {
+      await host.client.call('sessions:switch', { sessionId: to.id, fromSessionId: from.id });
+      const page = await host.client.call('transcript:page', { sessionId: to.id, limit: 200 });
+      if (page.events.length === 0) throw new Error('switch: empty first page');
+    });
+  });
+  return median;
+}
+
+async function withSeededHost<T>(sizes: number[], fn: (host: BenchHost, sessions: SeededSession[]) => Promise<T>): Promise<T> {
+  const dir = tempDataDir();
+  try {
+    const sessions = seedSessions(dir.path, sizes);
+    const host = await startHost([], dir.path);
+    try {
+      return await fn(host, sessions);
+    } finally {
+      await host.stop();
+    }
+  } finally {
+    dir.cleanup();
+  }
+}
+
+export const switching: BenchGroup = {
+  names: ['switch_ms_100k'],
+
+  async run(ctx: BenchContext): Promise<Metric[]> {
+    const size = ctx.quick ? 10_000 : 100_000;
+    const reps = ctx.quick ? 5 : 15;
+    const value = await withSeededHost([30, size], (host, [small, big]) => switchTime(host, big!, small!, reps));
+    return [{ name: 'switch_ms_100k', value, unit: 'ms', target: 50, better: 'lower', detail: `${size} events, switch + first page of 200, median of ${reps}` }];
+  },
+
+  async scaling(ctx: BenchContext): Promise<ScalingPoint[]> {
+    const sizes = [1_000, 10_000, 100_000];
+    return withSeededHost([30, ...sizes], async (host, [small, ...big]) => {
+      const points: ScalingPoint[] = [];
+      for (const session of big) {
+        const value = await switchTime(host, session, small!, ctx.quick ? 5 : 15);
+        points.push({ series: 'switch_ms', size: `${session.events} events`, value, unit: 'ms' });
+      }
+      return points;
+    });
+  },
+};
