@@ -17,8 +17,14 @@ const PinnedAgent = z
     entry: z.string().optional(),
     args: z.array(z.string()).default([]),
     env: z.record(z.string(), z.string()).default({}),
+    /** Offline and signed out: session/new succeeds, or is refused with `signInError`. */
+    withoutAccount: z.enum(['session', 'sign-in']),
+    signInError: z.string().optional(),
+    /** The names of the sign-in methods its initialize answer lists. */
+    authMethods: z.array(z.string()).default([]),
   })
-  .refine((a) => !!a.bin !== !!a.entry, 'give exactly one of bin or entry');
+  .refine((a) => !!a.bin !== !!a.entry, 'give exactly one of bin or entry')
+  .refine((a) => (a.withoutAccount === 'sign-in') === !!a.signInError, 'a sign-in agent names its signInError');
 export type PinnedAgent = z.output<typeof PinnedAgent>;
 
 const Manifest = z.object({
