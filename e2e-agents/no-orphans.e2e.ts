@@ -1,5 +1,5 @@
 import { openApp, sidebar } from '../e2e/support/fixtures';
-import { waitUntil } from '../../src/main/test-support/processes';
+import { waitUntil } from '../src/main/test-support/processes';
 import { describe } from './support/run-processes';
 import { expect, manifest, sessionOnEveryAgent, test, type Interop } from './support/interop';
 
@@ -37,12 +37,28 @@ test.describe('no agent process outlives its session or its host', () => {
     await expectNoAgentProcesses(interop, 5_000);
   });
 
+  // Expected to fail until the no-orphans watchdog of issue 11 lands (a helper that outlives a
+  // SIGKILLed host and kills its agents' process groups). Today Zed's Claude adapter 0.16 and
+  // the `claude` CLI under it ignore the end of their input and keep running; only the next
+  // host's start-up sweep (next test) ends them. Remove `test.fail()` when the watchdog merges:
+  // this test then reports "expected to fail, but passed" until you do.
   test('killing the host (SIGKILL) leaves no agent process within seconds', async ({ page, interop }) => {
+    test.fail();
     await openApp(page, interop.serve.url);
     await sessionOnEveryAgent(page);
     expect(interop.agentProcesses().length).toBeGreaterThan(0);
     await interop.serve.stop('SIGKILL');
     // Issue 11's measure: 0 agent processes 3 s after `kill -9` of the host; a little slack for a busy CI.
     await expectNoAgentProcesses(interop, 5_000);
+  });
+
+  test('after the host was killed, the next host on the same data folder ends what it left', async ({ page, interop }) => {
+    await openApp(page, interop.serve.url);
+    await sessionOnEveryAgent(page);
+    const before = interop.agentProcesses();
+    expect(before.length).toBeGreaterThan(0);
+    await interop.serve.stop('SIGKILL');
+    await interop.restart();
+    await expectNoAgentProcesses(interop, 15_000);
   });
 });

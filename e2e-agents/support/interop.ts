@@ -35,6 +35,8 @@ export interface Interop {
   marker: string;
   /** Agent processes (and their helpers) of this run still alive, the host excluded. */
   agentProcesses(): ReturnType<typeof runProcesses>;
+  /** Starts a new host on the same data folder and environment (the old one stopped or killed). */
+  restart(): Promise<ServeProcess>;
 }
 
 /**
@@ -43,6 +45,8 @@ export interface Interop {
  * to find its agents by, and Qwen Code pointed at a stand-in model started for the test.
  */
 export const test = base.extend<{ interop: Interop }>({
+  // Playwright reads a fixture's dependencies from its destructuring pattern: none here.
+  // eslint-disable-next-line no-empty-pattern
   interop: async ({}, use) => {
     const missing = manifest.agents.filter((a) => !isInstalled(a));
     if (missing.length > 0) {
@@ -59,14 +63,19 @@ export const test = base.extend<{ interop: Interop }>({
     const agents = manifest.agents.map((a) => agentEntry(a, a.id === 'qwen' ? qwenEnv : {}));
     writeFileSync(join(dataDir, 'agents.json'), `${JSON.stringify({ agents }, null, 2)}\n`);
     const marker = randomUUID();
-    const serve = await startServe(dataDir, [], { HOME: home, [RUN_MARKER_ENV]: marker });
+    const env = { HOME: home, [RUN_MARKER_ENV]: marker };
     const interop: Interop = {
       home,
       dataDir,
       model,
-      serve,
+      serve: await startServe(dataDir, [], env),
       marker,
-      agentProcesses: () => runProcesses(marker, [serve.child.pid]),
+      agentProcesses: () => runProcesses(marker, [interop.serve.child.pid]),
+      async restart() {
+        await interop.serve.stop();
+        interop.serve = await startServe(dataDir, [], env);
+        return interop.serve;
+      },
     };
     try {
       await use(interop);
