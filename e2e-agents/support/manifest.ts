@@ -20,6 +20,8 @@ const PinnedAgent = z
     /** Offline and signed out: session/new succeeds, or is refused with `signInError`. */
     withoutAccount: z.enum(['session', 'sign-in']),
     signInError: z.string().optional(),
+    /** Signed out, yet session/new succeeds: the first prompt is refused with this. */
+    promptRefusal: z.string().optional(),
     /** The names of the sign-in methods its initialize answer lists. */
     authMethods: z.array(z.string()).default([]),
   })
