@@ -1,12 +1,12 @@
 import { openApp, sidebar } from '../e2e/support/fixtures';
 import { waitUntil } from '../src/main/test-support/processes';
-import { describe } from './support/run-processes';
+import { listing } from './support/run-processes';
 import { expect, manifest, sessionOnEveryAgent, test, type Interop } from './support/interop';
 
 /** Polls until no agent process of this run is left; the message lists any that are. */
 async function expectNoAgentProcesses(interop: Interop, withinMs: number): Promise<void> {
   await waitUntil(() => interop.agentProcesses().length === 0, 'no agent process left', withinMs, 100).catch((err: Error) => {
-    throw new Error(`${err.message}; still running:\n${describe(interop.agentProcesses())}`);
+    throw new Error(`${err.message}; still running:\n${listing(interop.agentProcesses())}`);
   });
 }
 

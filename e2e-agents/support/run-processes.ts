@@ -23,4 +23,4 @@ export function runProcesses(marker: string, except: readonly (number | undefine
 }
 
 /** For failure messages: what is still running. */
-export const describe = (procs: ProcInfo[]): string => procs.map((p) => `${p.pid} (pgid ${p.pgid}) ${p.cmdline.slice(0, 160)}`).join('\n');
+export const listing = (procs: ProcInfo[]): string => procs.map((p) => `${p.pid} (pgid ${p.pgid}) ${p.cmdline.slice(0, 160)}`).join('\n');
