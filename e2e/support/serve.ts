@@ -16,12 +16,12 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the built `switchboard serve` and resolves once it printed its ready line. */
-export function startServe(dataDir: string, extraArgs: string[] = []): Promise<ServeProcess> {
+/** Starts the built `switchboard serve` and resolves once it printed its ready line. `env` adds to the environment. */
+export function startServe(dataDir: string, extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [join(root, 'bin/switchboard.mjs'), 'serve', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SWITCHBOARD_LOG: process.env.SWITCHBOARD_LOG ?? 'warn' },
+    env: { ...process.env, SWITCHBOARD_LOG: process.env.SWITCHBOARD_LOG ?? 'warn', ...env },
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
