@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /**
  * Real processes, as tests count them (Linux /proc). Zombies are dead: an orphan killed in a
@@ -83,5 +83,25 @@ export function killAll(procs: Iterable<ProcInfo | number>): void {
         // Gone already.
       }
     }
+  }
+}
+
+/** The watchdog started by the host `hostPid` (it names its host on its command line). */
+export function watchdogOf(hostPid: number): ProcInfo | undefined {
+  return listProcesses().find((p) => /--host-pid (\d+)/.exec(p.cmdline)?.[1] === String(hostPid));
+}
+
+/** What a process's descriptors point at (`pipe:[123]`, paths, sockets); empty once it is gone. */
+export function openFiles(pid: number): string[] {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+      try {
+        return [readlinkSync(`/proc/${pid}/fd/${fd}`)];
+      } catch {
+        return []; // closed meanwhile
+      }
+    });
+  } catch {
+    return [];
   }
 }
