@@ -91,17 +91,22 @@ export function watchdogOf(hostPid: number): ProcInfo | undefined {
   return listProcesses().find((p) => /--host-pid (\d+)/.exec(p.cmdline)?.[1] === String(hostPid));
 }
 
-/** What a process's descriptors point at (`pipe:[123]`, paths, sockets); empty once it is gone. */
-export function openFiles(pid: number): string[] {
+/**
+ * What a process's descriptors point at (`socket:[123]`, `pipe:[45]`, paths), or only
+ * descriptor `fd`'s; empty once it is gone.
+ */
+export function openFiles(pid: number, fd?: number): string[] {
+  let fds: string[];
   try {
-    return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
-      try {
-        return [readlinkSync(`/proc/${pid}/fd/${fd}`)];
-      } catch {
-        return []; // closed meanwhile
-      }
-    });
+    fds = fd === undefined ? readdirSync(`/proc/${pid}/fd`) : [String(fd)];
   } catch {
     return [];
   }
+  return fds.flatMap((n) => {
+    try {
+      return [readlinkSync(`/proc/${pid}/fd/${n}`)];
+    } catch {
+      return []; // closed meanwhile
+    }
+  });
 }
