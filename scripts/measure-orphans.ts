@@ -9,9 +9,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { processesMarkedWith } from '../src/main/brokers/process-info';
 import { dataPaths } from '../src/main/host/paths';
-import { agentFootprint, isLive, killAll, waitUntil, watchdogOf } from '../src/main/test-support/processes';
+import { agentFootprint, isLive, killAll, markedProcesses, waitUntil, watchdogOf } from '../src/main/test-support/processes';
 import { startServe, WsClient } from '../src/main/test-support/serve-process';
 import { tempDir } from '../src/main/test-support/temp-dir';
 
@@ -27,7 +26,7 @@ function marked(dir: string): number[] {
   const db = new Database(dataPaths(dir).database, { readonly: true });
   const ids = (db.prepare(`SELECT id FROM brokers`).all() as { id: string }[]).map((r) => r.id);
   db.close();
-  return [...processesMarkedWith(ids).values()].flat();
+  return markedProcesses(ids);
 }
 
 /** One run: ms from the kill to the last agent process gone, and to the watchdog gone. */

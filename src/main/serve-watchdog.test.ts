@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processesMarkedWith } from './brokers/process-info';
 import { dataPaths } from './host/paths';
-import { agentFootprint, demoAgents, isLive, killAll, listProcesses, openFiles, waitUntil, watchdogOf } from './test-support/processes';
+import { agentFootprint, demoAgents, isLive, killAll, listProcesses, markedProcesses, openFiles, waitUntil, watchdogOf } from './test-support/processes';
 import { startServe, WsClient, type ServeProcess } from './test-support/serve-process';
 import { tempDir } from './test-support/temp-dir';
 import { processCount, wrappedStubbornAgent } from './test-support/wrapped-agents';
@@ -51,11 +50,6 @@ function brokerIds(dir: string): string[] {
   }
 }
 
-/** Every process carrying one of `ids` as its BROKER_ENV marker: agents, launchers, helpers. */
-function marked(ids: string[]): number[] {
-  return [...processesMarkedWith(ids).values()].flat();
-}
-
 /** `serve` with one session on each of the three agents, all their processes up. */
 async function serveWithAgents(): Promise<{ dir: string; p: ServeProcess; ids: string[]; watchdog: number }> {
   const dir = dataDir();
@@ -71,22 +65,22 @@ async function serveWithAgents(): Promise<{ dir: string; p: ServeProcess; ids: s
   expect(ids).toHaveLength(3);
   // The stubborn demo agent and its helper, plus each launcher with what it runs.
   const expected = 2 + processCount('npx') + processCount('escape');
-  await waitUntil(() => marked(ids).length === expected, `${expected} agent processes`);
+  await waitUntil(() => markedProcesses(ids).length === expected, `${expected} agent processes`);
   const watchdog = watchdogOf(p.pid);
   expect(watchdog).toBeDefined();
-  cleanups.push(() => killAll([watchdog!.pid, ...marked(ids)]));
+  cleanups.push(() => killAll([watchdog!.pid, ...markedProcesses(ids)]));
   return { dir, p, ids, watchdog: watchdog!.pid };
 }
 
 describe('serve: its watchdog', () => {
   it('kill -9 of serve: no agent process, launcher or helper is left 3 s later, and the watchdog is gone', async () => {
     const { dir, p, ids, watchdog } = await serveWithAgents();
-    const before = marked(ids);
+    const before = markedProcesses(ids);
     expect(demoAgents(dir).length).toBeGreaterThanOrEqual(3);
 
     const killedAt = Date.now();
     p.child.kill('SIGKILL');
-    await waitUntil(() => marked(ids).length === 0 && before.every((pid) => !isLive(pid)), 'every agent process to be gone', 3_000);
+    await waitUntil(() => markedProcesses(ids).length === 0 && before.every((pid) => !isLive(pid)), 'every agent process to be gone', 3_000);
     expect(Date.now() - killedAt).toBeLessThan(3_000);
     expect(agentFootprint(dir)).toEqual([]);
     await waitUntil(() => !isLive(watchdog), 'the watchdog to exit', 3_000);
@@ -103,7 +97,7 @@ describe('serve: its watchdog', () => {
     expect(hostChannels.size).toBeGreaterThan(0);
     const watchdogStdin = openFiles(watchdog, 0)[0];
     expect(watchdogStdin).toMatch(/^(socket|pipe):/);
-    for (const pid of marked(ids)) {
+    for (const pid of markedProcesses(ids)) {
       expect(channels(pid).filter((f) => hostChannels.has(f) || f === watchdogStdin)).toEqual([]);
     }
     const pgid = (pid: number): number | undefined => listProcesses().find((x) => x.pid === pid)?.pgid;
@@ -116,7 +110,7 @@ describe('serve: its watchdog', () => {
     p.child.kill('SIGTERM');
     expect(await p.exited).toEqual({ code: 0, signal: null });
     await waitUntil(() => !isLive(watchdog), 'the watchdog to exit', 3_000);
-    expect(marked(ids)).toEqual([]);
+    expect(markedProcesses(ids)).toEqual([]);
     expect(agentFootprint(dir)).toEqual([]);
   });
 });

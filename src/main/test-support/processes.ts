@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { processesMarkedWith } from '../brokers/process-info';
 
 /**
  * Real processes, as tests count them (Linux /proc). Zombies are dead: an orphan killed in a
@@ -109,4 +110,9 @@ export function openFiles(pid: number, fd?: number): string[] {
       return []; // closed meanwhile
     }
   });
+}
+
+/** Every live process carrying one of `brokerIds` as its BROKER_ENV marker: agents, launchers, helpers (Linux). */
+export function markedProcesses(brokerIds: Iterable<string>): number[] {
+  return [...processesMarkedWith(brokerIds).values()].flat();
 }
