@@ -10,7 +10,7 @@
  * Logs (only when it acts) go to stderr, which the host points at `<data dir>/logs/watchdog.log`.
  */
 import { createInterface } from 'node:readline';
-import { isSameProcess } from '../process-info';
+import { isAlive, isSameProcess } from '../process-info';
 import { decodeMessage, type WatchedAgent } from './protocol';
 import { reap } from './reap';
 
@@ -61,8 +61,10 @@ lines.on('close', () => void finish('pipe closed'));
 
 // Belt and braces: should a process that outlived the host still hold the pipe open (a leaked
 // descriptor), the host's pid no longer naming the host ends the wait all the same.
-if (Number.isInteger(hostPid) && hostPid > 0 && hostStart) {
+// Off Linux a start time costs a `ps` run, so only a live pid is checked there.
+const hostGone = (): boolean => !isAlive(hostPid) || (process.platform === 'linux' && !!hostStart && !isSameProcess(hostPid, hostStart));
+if (Number.isInteger(hostPid) && hostPid > 0) {
   setInterval(() => {
-    if (!isSameProcess(hostPid, hostStart)) void finish('host exited');
+    if (hostGone()) void finish('host exited');
   }, HOST_CHECK_MS);
 }
