@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { dataPaths } from '../src/main/host/paths';
-import { agentFootprint, isLive, killAll, markedProcesses, waitUntil, watchdogOf } from '../src/main/test-support/processes';
+import { agentFootprint, isLive, killAll, markedAgentProcesses, markedProcesses, waitUntil, watchdogOf } from '../src/main/test-support/processes';
 import { startServe, WsClient } from '../src/main/test-support/serve-process';
 import { tempDir } from '../src/main/test-support/temp-dir';
 
@@ -22,11 +22,11 @@ const option = (name: string, fallback: number): number => {
 const runs = option('runs', 10);
 const agents = option('agents', 3);
 
-function marked(dir: string): number[] {
+function marked(dir: string, count = markedProcesses): number[] {
   const db = new Database(dataPaths(dir).database, { readonly: true });
   const ids = (db.prepare(`SELECT id FROM brokers`).all() as { id: string }[]).map((r) => r.id);
   db.close();
-  return markedProcesses(ids);
+  return count(ids);
 }
 
 /** One run: ms from the kill to the last agent process gone, and to the watchdog gone. */
@@ -43,7 +43,7 @@ async function run(): Promise<{ agentsGone: number; watchdogGone: number }> {
       await client.waitFor('session:updated', (v) => v.id === view.id && v.state === 'ACTIVE');
     }
     // Each stubborn agent and its helper.
-    await waitUntil(() => marked(dir.path).length >= 2 * agents, 'every agent and helper to run');
+    await waitUntil(() => marked(dir.path, markedAgentProcesses).length === 2 * agents, 'every agent and helper to run');
     const pids = marked(dir.path);
     const watchdog = watchdogOf(p.pid)?.pid;
     if (watchdog === undefined) throw new Error('serve started no watchdog');

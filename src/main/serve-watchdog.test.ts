@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataPaths } from './host/paths';
-import { agentFootprint, demoAgents, isLive, killAll, listProcesses, markedProcesses, openFiles, waitUntil, watchdogOf } from './test-support/processes';
+import { agentFootprint, demoAgents, isLive, killAll, listProcesses, markedAgentProcesses, markedProcesses, openFiles, waitUntil, watchdogOf } from './test-support/processes';
 import { startServe, WsClient, type ServeProcess } from './test-support/serve-process';
 import { tempDir } from './test-support/temp-dir';
 import { processCount, wrappedStubbornAgent } from './test-support/wrapped-agents';
@@ -65,7 +65,7 @@ async function serveWithAgents(): Promise<{ dir: string; p: ServeProcess; ids: s
   expect(ids).toHaveLength(3);
   // The stubborn demo agent and its helper, plus each launcher with what it runs.
   const expected = 2 + processCount('npx') + processCount('escape');
-  await waitUntil(() => markedProcesses(ids).length === expected, `${expected} agent processes`);
+  await waitUntil(() => markedAgentProcesses(ids).length === expected, `${expected} agent processes`);
   const watchdog = watchdogOf(p.pid);
   expect(watchdog).toBeDefined();
   cleanups.push(() => killAll([watchdog!.pid, ...markedProcesses(ids)]));

@@ -116,3 +116,11 @@ export function openFiles(pid: number, fd?: number): string[] {
 export function markedProcesses(brokerIds: Iterable<string>): number[] {
   return [...processesMarkedWith(brokerIds).values()].flat();
 }
+
+/**
+ * `markedProcesses` without tsx's esbuild service: agents run from source start one for a moment
+ * (it inherits the marker), so a count of what an agent runs leaves it out.
+ */
+export function markedAgentProcesses(brokerIds: Iterable<string>): number[] {
+  return markedProcesses(brokerIds).filter((pid) => !readProc(pid)?.cmdline.includes('esbuild'));
+}
