@@ -34,7 +34,8 @@ function preloadImportGuard(): Plugin {
 export default defineConfig({
   main: {
     build: {
-      // cli.js and demo-agent.js also run under plain Node 20 (`serve`, agent processes).
+      // cli.js, demo-agent.js and watchdog.js also run under plain Node 20 (`serve`, agent
+      // processes, the host's watchdog).
       target: 'node20.19',
       // package.json `dependencies` (better-sqlite3, ws, the ACP SDK, zod) stay in node_modules.
       externalizeDeps: true,
@@ -44,12 +45,13 @@ export default defineConfig({
           index: src('main/app/main.ts'),
           cli: src('main/cli.ts'),
           'demo-agent': src('agents/demo/demo-agent.ts'),
+          watchdog: src('main/brokers/watchdog/main.ts'),
         },
         output: {
           format: 'es',
           entryFileNames: '[name].js',
           // Shared chunks sit beside the entries, so `import.meta.dirname` is `out/main` in
-          // every file (the host finds demo-agent.js and the renderer relative to it).
+          // every file (the host finds demo-agent.js, watchdog.js and the renderer relative to it).
           chunkFileNames: '[name]-[hash].js',
         },
       },

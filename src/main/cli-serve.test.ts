@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './test-support/host-harness';
-import { agentFootprint, demoAgents, groupMembers, isLive, killAll, waitUntil, type ProcInfo } from './test-support/processes';
+import { agentFootprint, demoAgents, groupMembers, isLive, killAll, waitUntil, watchdogOf, type ProcInfo } from './test-support/processes';
 import { startServe, WsClient, type ServeProcess } from './test-support/serve-process';
 import { tempDir } from './test-support/temp-dir';
 
@@ -107,7 +107,7 @@ describe('serve: quit by signal', () => {
   });
 });
 
-describe('serve: recovery after kill -9', () => {
+describe('serve: recovery after kill -9 of the host and its watchdog', () => {
   it('the next serve on the data dir kills what the first run’s agent left, and leaves another data dir’s agent alone', async () => {
     const dir = dataDir();
     const env = { SWITCHBOARD_DEMO_AGENT_ARGS: '--stubborn' };
@@ -129,6 +129,11 @@ describe('serve: recovery after kill -9', () => {
     await w.waitFor('session:updated', (v) => v.id === otherId && v.state === 'ACTIVE');
     const [otherAgent] = demoAgents(other.dataDir);
 
+    // Its watchdog dies first (the second line is for when both go, e.g. a whole cgroup killed).
+    const watchdog = watchdogOf(first.pid);
+    expect(watchdog).toBeDefined();
+    process.kill(watchdog!.pid, 'SIGKILL');
+    await waitUntil(() => !isLive(watchdog!.pid), 'the watchdog to die');
     first.child.kill('SIGKILL');
     await first.exited;
     client.close();

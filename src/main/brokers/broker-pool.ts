@@ -8,6 +8,7 @@ import type { Logger } from '../util/log';
 import type { AgentDefinition } from './agent-definition';
 import { Broker, type BrokerExit, type SpawnFn } from './broker';
 import { START_TIME_VERIFIABLE, isAlive, isSameProcess, killMarked, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from './process-info';
+import type { AgentWatch } from './watchdog/watchdog';
 
 export interface HostIdentity {
   pid: number;
@@ -24,6 +25,8 @@ export interface BrokerPoolOptions {
   initTimeoutMs?: number;
   graceMs?: number;
   host?: HostIdentity;
+  /** Told of each agent process from its spawn until its group is gone: the host's watchdog. */
+  watch?: AgentWatch;
   /** Crashes of one agent within `crashWindowMs` that stop automatic respawning. */
   crashLimit?: number;
   crashWindowMs?: number;
@@ -203,6 +206,11 @@ export class BrokerPool implements Disposable {
       host_start_time: this.host.startTime ?? null,
       created_at: this.opts.clock.now(),
     });
+    if (broker.pid) {
+      // AgentProcess spawns every agent leading its own process group (not on Windows).
+      const pgid = process.platform === 'win32' ? null : broker.pid;
+      this.opts.watch?.track({ id, pid: broker.pid, startTime: broker.pidStartTime ?? null, pgid });
+    }
     void broker.exited.then((exit) => this.onExit(broker, exit));
     return broker;
   }
@@ -251,6 +259,7 @@ export class BrokerPool implements Disposable {
     if (!this.brokers.delete(broker.id)) return;
     this.dropAllOwners(broker);
     this.owners.delete(broker.id);
+    this.opts.watch?.untrack(broker.id);
     this.opts.repo.delete(broker.id);
   }
 

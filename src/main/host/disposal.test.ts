@@ -21,6 +21,7 @@ function watchQuitSteps(host: SessionHost): () => string[] {
     'gate.dispose': vi.spyOn(host.gate, 'dispose'),
     'pool.shutdownAll': vi.spyOn(host.pool, 'shutdownAll'),
     'pool.dispose': vi.spyOn(host.pool, 'dispose'),
+    'watchdog.dispose': vi.spyOn(host.watchdog, 'dispose'),
     'service.endAllStored': vi.spyOn(host.service, 'endAllStored'),
     'timers.dispose': vi.spyOn(host.timers, 'dispose'),
     'eventLog.dispose': vi.spyOn(host.eventLog, 'dispose'),
@@ -53,6 +54,7 @@ describe('SessionHost quit: one ordered list of disposals', () => {
       'pool.shutdownAll',
       'gate.dispose',
       'pool.dispose',
+      'watchdog.dispose',
       'service.endAllStored',
       'timers.dispose',
       'eventLog.dispose',
@@ -88,7 +90,7 @@ describe('SessionHost quit: one ordered list of disposals', () => {
     await host.shutdown();
     expect(killAll).toHaveBeenCalledTimes(1);
 
-    for (const part of [host.reaper, host.gate, host.pool, host.timers, host.eventLog, host.store]) expect(() => part.dispose()).not.toThrow();
+    for (const part of [host.reaper, host.gate, host.pool, host.watchdog, host.timers, host.eventLog, host.store]) expect(() => part.dispose()).not.toThrow();
     expect(killAll).toHaveBeenCalledTimes(1);
     expect(host.timers.isArmed).toBe(false);
     expect(host.gate.size).toBe(0);

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { EventName, EventPayload, SessionEventT, SettingsT } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import { defaultSpawn, type SpawnFn } from '../brokers/broker';
 import { BrokerPool } from '../brokers/broker-pool';
+import { Watchdog } from '../brokers/watchdog/watchdog';
 import { PermissionGate } from '../permissions/permission-gate';
 import { IdleReaper } from '../reaper/idle-reaper';
 import { SessionService } from '../sessions/session-service';
@@ -41,6 +43,8 @@ export interface HostOptions {
   stopGraceMs?: number;
   /** How long quit may take before every agent is killed outright. */
   shutdownBudgetMs?: number;
+  /** The watchdog's script (tests); by default the built one, or the source under tsx. */
+  watchdogScript?: string;
 }
 
 /** One part's turn at quit; `budgeted` steps share the shutdown budget (see `shutdownSteps`). */
@@ -72,12 +76,13 @@ export class SessionHost implements HostPort {
   private shutdownPromise: Promise<void> | undefined;
 
   private constructor(
-    private readonly options: HostOptions,
+    private readonly options: HostOptions & { log: Logger },
     private readonly lock: DataDirLock,
+    readonly watchdog: Watchdog,
   ) {
     const paths = dataPaths(options.dataDir);
     const clock = options.clock ?? systemClock;
-    this.log = options.log ?? createLogger();
+    this.log = options.log;
     this.store = Store.open(paths.database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
     this.current = { ...DEFAULT_SETTINGS, ...normaliseSettings(this.store.settings.all() as Partial<SettingsT>), ...normaliseSettings(options.settings ?? {}) };
 
@@ -101,6 +106,7 @@ export class SessionHost implements HostPort {
       logDir: paths.logs,
       maxSessionsPerBroker: this.current.maxSessionsPerBroker,
       graceMs: options.graceMs ?? 1_500,
+      watch: watchdog,
     });
     const swept = this.pool.sweepOrphans();
     if (swept.cleared) this.log.warn('cleared agent processes left by a previous run', swept);
@@ -156,8 +162,11 @@ export class SessionHost implements HostPort {
     const paths = dataPaths(options.dataDir);
     mkdirSync(paths.logs, { recursive: true });
     const lock = DataDirLock.acquire(paths.lock);
+    const log = options.log ?? createLogger();
+    // Before any agent can start, so it hears of every one (ADR 0011).
+    const watchdog = Watchdog.start({ log: log.child('watchdog'), logFile: join(paths.logs, 'watchdog.log'), script: options.watchdogScript });
     try {
-      const host = new SessionHost(options, lock);
+      const host = new SessionHost({ ...options, log }, lock, watchdog);
       host.reaper.start();
       const s = host.current;
       host.log.info(
@@ -168,6 +177,7 @@ export class SessionHost implements HostPort {
       );
       return await Promise.resolve(host);
     } catch (err) {
+      watchdog.dispose();
       lock.dispose();
       throw err;
     }
@@ -218,10 +228,11 @@ export class SessionHost implements HostPort {
    *    recorded, agents told `session/close`), what is still pending is answered `cancelled`
    *    (an agent waiting for an answer would not stop), then every agent goes through its
    *    shutdown ladder;
-   * 5-7. then, whether or not the budget was enough: permissions answered again (over budget,
+   * 5-8. then, whether or not the budget was enough: permissions answered again (over budget,
    *    step 3 may not have run, and nothing may settle later against a closed store), every
-   *    agent group killed, sessions still stored as live recorded ENDED;
-   * 8-11. the timers (nothing fires any more), the event log (its last batch is written, which
+   *    agent group killed, the watchdog let go (it kills what is still recorded, and exits),
+   *    sessions still stored as live recorded ENDED;
+   * 9-12. the timers (nothing fires any more), the event log (its last batch is written, which
    *    needs the store), the store, and last the data-dir lock, so no second host opens the
    *    store before it is closed.
    */
@@ -234,6 +245,7 @@ export class SessionHost implements HostPort {
       { part: 'agents', budgeted: true, run: () => this.pool.shutdownAll() },
       { part: 'permissions', run: () => this.gate.dispose() },
       { part: 'agents', run: () => this.pool.dispose() },
+      { part: 'watchdog', run: () => this.watchdog.dispose() },
       { part: 'sessions', run: () => this.service.endAllStored(reason) },
       { part: 'timers', run: () => this.timers.dispose() },
       { part: 'event log', run: () => this.eventLog.dispose() },

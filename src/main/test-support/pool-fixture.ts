@@ -7,7 +7,7 @@ import { demoAgent } from '../host/agents';
 import { Store } from '../store/store';
 import { systemClock, type Clock } from '../util/clock';
 import { silentLogger } from '../util/log';
-import { agentFootprint, groupMembers, killAll, waitUntil } from './processes';
+import { agentFootprint, groupMembers, killAll, waitUntil, type ProcInfo } from './processes';
 import { tempDir } from './temp-dir';
 
 /** A BrokerPool on a real SQLite file in a temp dir, spawning the real demo agent. */
@@ -90,10 +90,15 @@ export function brokerRows(store: Store): number {
   return (store.db.prepare(`SELECT COUNT(*) AS n FROM brokers`).get() as { n: number }).n;
 }
 
-/** Waits for the stubborn demo agent (leading group `pgid`) to start its helper; its pid. */
+/**
+ * Waits for the stubborn demo agent (leading group `pgid`) to start its helper; its pid. The
+ * helper is recognised by its command line: run from source, tsx's esbuild service joins the
+ * group before the agent is up (and before it ignores SIGTERM).
+ */
 export async function helperOf(pgid: number): Promise<number> {
-  await waitUntil(() => groupMembers([pgid]).length >= 2, 'the stubborn agent to start its helper');
-  return groupMembers([pgid]).find((p) => p.pid !== pgid)!.pid;
+  const helper = (): ProcInfo | undefined => groupMembers([pgid]).find((p) => p.pid !== pgid && p.cmdline.includes('setInterval'));
+  await waitUntil(() => helper() !== undefined, 'the stubborn agent to start its helper');
+  return helper()!.pid;
 }
 
 export function brokerHelper(broker: Broker): Promise<number> {

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { processesMarkedWith } from '../brokers/process-info';
 
 /**
  * Real processes, as tests count them (Linux /proc). Zombies are dead: an orphan killed in a
@@ -84,4 +85,42 @@ export function killAll(procs: Iterable<ProcInfo | number>): void {
       }
     }
   }
+}
+
+/** The watchdog started by the host `hostPid` (it names its host on its command line). */
+export function watchdogOf(hostPid: number): ProcInfo | undefined {
+  return listProcesses().find((p) => /--host-pid (\d+)/.exec(p.cmdline)?.[1] === String(hostPid));
+}
+
+/**
+ * What a process's descriptors point at (`socket:[123]`, `pipe:[45]`, paths), or only
+ * descriptor `fd`'s; empty once it is gone.
+ */
+export function openFiles(pid: number, fd?: number): string[] {
+  let fds: string[];
+  try {
+    fds = fd === undefined ? readdirSync(`/proc/${pid}/fd`) : [String(fd)];
+  } catch {
+    return [];
+  }
+  return fds.flatMap((n) => {
+    try {
+      return [readlinkSync(`/proc/${pid}/fd/${n}`)];
+    } catch {
+      return []; // closed meanwhile
+    }
+  });
+}
+
+/** Every live process carrying one of `brokerIds` as its BROKER_ENV marker: agents, launchers, helpers (Linux). */
+export function markedProcesses(brokerIds: Iterable<string>): number[] {
+  return [...processesMarkedWith(brokerIds).values()].flat();
+}
+
+/**
+ * `markedProcesses` without tsx's esbuild service: agents run from source start one for a moment
+ * (it inherits the marker), so a count of what an agent runs leaves it out.
+ */
+export function markedAgentProcesses(brokerIds: Iterable<string>): number[] {
+  return markedProcesses(brokerIds).filter((pid) => !readProc(pid)?.cmdline.includes('esbuild'));
 }
