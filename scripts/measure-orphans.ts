@@ -1,5 +1,5 @@
 /**
- * How long agents outlive a `kill -9` of their host (issue 11, ADR 0011): starts `serve` (from
+ * How long agents outlive a `kill -9` of their host (issue 11, ADR 0012): starts `serve` (from
  * source) with N stubborn demo agents (they ignore end of input and SIGTERM, and keep a helper),
  * one session each, SIGKILLs serve and times until the last agent process and helper is gone.
  *

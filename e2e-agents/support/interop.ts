@@ -34,7 +34,10 @@ export interface Interop {
   serve: ServeProcess;
   marker: string;
   /** Agent processes (and their helpers) of this run still alive, the host excluded. */
+  /** Agents and their helpers of this run (not the host's watchdog, which lives while it does). */
   agentProcesses(): ReturnType<typeof runProcesses>;
+  /** Every process of this run but the host: agents, helpers and the host's watchdog. */
+  leftovers(): ReturnType<typeof runProcesses>;
   /** Starts a new host on the same data folder and environment (the old one stopped or killed). */
   restart(): Promise<ServeProcess>;
 }
@@ -70,7 +73,8 @@ export const test = base.extend<{ interop: Interop }>({
       model,
       serve: await startServe(dataDir, [], env),
       marker,
-      agentProcesses: () => runProcesses(marker, [interop.serve.child.pid]),
+      agentProcesses: () => runProcesses(marker, [interop.serve.child.pid], false),
+      leftovers: () => runProcesses(marker, [interop.serve.child.pid]),
       async restart() {
         await interop.serve.stop();
         interop.serve = await startServe(dataDir, [], env);

@@ -16,10 +16,18 @@ function environ(pid: number): string {
   }
 }
 
-/** Live processes carrying this run's marker, other than the listed ones (the host itself). */
-export function runProcesses(marker: string, except: readonly (number | undefined)[] = []): ProcInfo[] {
+/** The host's own watchdog (it carries the marker too, and lives as long as its host). */
+export const isWatchdog = (p: ProcInfo): boolean => /--host-pid \d+/.test(p.cmdline);
+
+/**
+ * Live processes carrying this run's marker, other than the listed ones (the host itself);
+ * `withWatchdog` counts the host's watchdog too (it must be gone once the host is).
+ */
+export function runProcesses(marker: string, except: readonly (number | undefined)[] = [], withWatchdog = true): ProcInfo[] {
   const needle = `${RUN_MARKER_ENV}=${marker}\0`;
-  return listProcesses().filter((p) => !except.includes(p.pid) && p.pid !== process.pid && environ(p.pid).includes(needle));
+  return listProcesses().filter(
+    (p) => !except.includes(p.pid) && p.pid !== process.pid && (withWatchdog || !isWatchdog(p)) && environ(p.pid).includes(needle),
+  );
 }
 
 /** For failure messages: what is still running. */

@@ -9,7 +9,7 @@ import { processCount, wrappedStubbornAgent } from './test-support/wrapped-agent
 
 /**
  * No orphans, ever (issue 11): agents that ignore end of input die with `serve` however it
- * dies, without waiting for the next start, because its watchdog outlives it (ADR 0011).
+ * dies, without waiting for the next start, because its watchdog outlives it (ADR 0012).
  */
 
 const cleanups: (() => Promise<void> | void)[] = [];

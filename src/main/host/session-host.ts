@@ -163,7 +163,7 @@ export class SessionHost implements HostPort {
     mkdirSync(paths.logs, { recursive: true });
     const lock = DataDirLock.acquire(paths.lock);
     const log = options.log ?? createLogger();
-    // Before any agent can start, so it hears of every one (ADR 0011).
+    // Before any agent can start, so it hears of every one (ADR 0012).
     const watchdog = Watchdog.start({ log: log.child('watchdog'), logFile: join(paths.logs, 'watchdog.log'), script: options.watchdogScript });
     try {
       const host = new SessionHost({ ...options, log }, lock, watchdog);

@@ -4,7 +4,7 @@ import { captureLogger, type LogEntry } from '../test-support/capture-logger';
 import { startHarness, type Harness } from '../test-support/host-harness';
 import { isLive, waitUntil } from '../test-support/processes';
 
-/** The host's watchdog from the host's side: it comes and goes with the host, and is optional (ADR 0011). */
+/** The host's watchdog from the host's side: it comes and goes with the host, and is optional (ADR 0012). */
 
 const harnesses: Harness[] = [];
 afterEach(async () => {

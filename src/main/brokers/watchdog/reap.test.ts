@@ -9,7 +9,7 @@ import { reap, targetOf } from './reap';
 
 /**
  * The watchdog's kill decision and the kill itself: a recorded agent's group dies with its
- * helpers, and a pid that names another process now is never signalled (ADR 0011).
+ * helpers, and a pid that names another process now is never signalled (ADR 0012).
  */
 
 const bed = new PoolTestbed();

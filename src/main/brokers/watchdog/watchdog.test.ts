@@ -12,7 +12,7 @@ import { Watchdog, watchdogEntry } from './watchdog';
 /**
  * The host's watchdog as a real process (run from source through tsx, as the host finds it
  * under vitest): what it kills when its pipe closes, what it leaves alone, and how the host
- * copes when it is missing or dies (ADR 0011).
+ * copes when it is missing or dies (ADR 0012).
  */
 
 const bed = new PoolTestbed();

@@ -37,7 +37,7 @@ export function watchdogEntry(script?: string): string[] | undefined {
 }
 
 /**
- * The host's side of its watchdog (ADR 0011): one small process per host, in a session of its
+ * The host's side of its watchdog (ADR 0012): one small process per host, in a session of its
  * own so a signal to the host's process group spares it, holding the read end of a pipe whose
  * write end only the host has. Every agent spawn and every agent gone is one line down the pipe.
  * However the host dies, the kernel closes the pipe, and the watchdog kills what is recorded.
