@@ -31,6 +31,8 @@ export class Broker {
   readonly ready: Promise<void>;
   readonly exited: Promise<BrokerExit>;
   capabilities: acp.AgentCapabilities = {};
+  /** The agent's whole `initialize` answer (agentInfo, protocolVersion, authMethods), once ready. */
+  initializeResponse: acp.InitializeResponse | undefined;
 
   private readonly process: AgentProcess;
   private readonly router: SessionRouter;
@@ -185,6 +187,7 @@ export class Broker {
         this.exited.then(() => Promise.reject(this.exitError())),
       ]);
       this.capabilities = res.agentCapabilities ?? {};
+      this.initializeResponse = res;
       this.initialized = true;
     } catch (err) {
       const error =
