@@ -31,7 +31,7 @@ export const eventNameList = [
   'permission:resolved',
   'session:resync',
   'agents:changed',
-  'agents:test-progress',
+  'agents:progress',
 ] as const;
 
 export const channelPrefix = 'sb:';

@@ -190,7 +190,7 @@ export const events = {
   /** The agent catalogue changed (saved, removed, imported, tested): to every window. */
   'agents:changed': AgentList,
   /** A step of an `agents:test`: to the window that asked. */
-  'agents:test-progress': AgentTestProgress,
+  'agents:progress': AgentTestProgress,
 } as const;
 
 export type Commands = typeof commands;
@@ -265,6 +265,6 @@ export const WsFrame = z.union([
   eventFrame('permission:resolved'),
   eventFrame('session:resync'),
   eventFrame('agents:changed'),
-  eventFrame('agents:test-progress'),
+  eventFrame('agents:progress'),
 ]);
 export type WsFrameT = z.output<typeof WsFrame>;

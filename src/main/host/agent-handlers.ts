@@ -32,7 +32,7 @@ export function createAgentHandlers(h: HostParts): AgentHandlers {
           pool: h.pool,
           clock: h.clock,
           timeoutMs: h.agentTestTimeoutMs,
-          onProgress: (step, elapsedMs) => h.sendTo(ctx.clientId, 'agents:test-progress', { agentId: agent.id, step, elapsedMs }),
+          onProgress: (step, elapsedMs) => h.sendTo(ctx.clientId, 'agents:progress', { agentId: agent.id, step, elapsedMs }),
         })
           .then((result) => {
             catalogue.recordTest(agent.id, result);
