@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { StoreDeps } from './deps';
-import { agentsInitialState, type AgentsState } from './slices/agents/initial-state';
-import { createAgentsActions, type AgentsActions } from './slices/agents/actions';
+import { agentsInitialState, type AgentsState } from './slices/catalogue/initial-state';
+import { createAgentsActions, type AgentsActions } from './slices/catalogue/actions';
 import { composerInitialState, type ComposerState } from './slices/composer/initial-state';
 import { createComposerActions, type ComposerActions } from './slices/composer/actions';
 import { hostInitialState, type HostState } from './slices/host/initial-state';

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { AgentPresetViewT, AgentViewT, AvailabilityT, SaveAgentInput, WireError } from '../../../../shared/contract';
 import { useAppStore } from '../../store/context';
-import { agentsSelectors } from '../../store/slices/agents/selectors';
+import { agentsSelectors } from '../../store/slices/catalogue/selectors';
 import { FormError } from './form-error';
 
 interface EnvRow {

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { AgentTestResultT, AgentViewT, WireError } from '../../../../shared/contract';
 import { useAppStore } from '../../store/context';
-import { agentsSelectors } from '../../store/slices/agents/selectors';
+import { agentsSelectors } from '../../store/slices/catalogue/selectors';
 import { AgentForm, availabilityLabel } from './agent-form';
 import { FormError } from './form-error';
 
