@@ -17,6 +17,11 @@ export const commandNameList = [
   'permissions:rules',
   'permissions:revoke',
   'settings:update',
+  'agents:list',
+  'agents:save',
+  'agents:remove',
+  'agents:test',
+  'agents:presets',
 ] as const;
 
 export const eventNameList = [
@@ -25,6 +30,8 @@ export const eventNameList = [
   'permission:requested',
   'permission:resolved',
   'session:resync',
+  'agents:changed',
+  'agents:progress',
 ] as const;
 
 export const channelPrefix = 'sb:';

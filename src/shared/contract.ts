@@ -6,9 +6,11 @@
  */
 import { z } from 'zod';
 import { WireErrorDetails, ErrorCode } from './errors';
+import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './agents';
 import { PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
 
 export * from './events';
+export * from './agents';
 export { ErrorCode, WireErrorDetails } from './errors';
 
 export const SessionId = z.uuid();
@@ -167,6 +169,11 @@ export const commands = {
   'permissions:rules': { req: BySession, res: z.array(PermissionRule) },
   'permissions:revoke': { req: RevokeRule, res: Ok },
   'settings:update': { req: UpdateSettings, res: Settings },
+  'agents:list': { req: ListAgents, res: AgentList },
+  'agents:save': { req: SaveAgent, res: AgentView },
+  'agents:remove': { req: ByAgent, res: Ok },
+  'agents:test': { req: ByAgent, res: AgentTestResult },
+  'agents:presets': { req: ListAgents, res: z.array(AgentPresetView) },
 } as const;
 
 export const events = {
@@ -180,6 +187,10 @@ export const events = {
   'permission:resolved': z.object({ requestId: z.string(), sessionId: SessionId }),
   /** The window fell too far behind; it must reload from `lastSeq` with transcript:since. */
   'session:resync': z.object({ sessionId: SessionId, lastSeq: z.number().int().nonnegative() }),
+  /** The agent catalogue changed (saved, removed, imported, tested): to every window. */
+  'agents:changed': AgentList,
+  /** A step of an `agents:test`: to the window that asked. */
+  'agents:progress': AgentTestProgress,
 } as const;
 
 export type Commands = typeof commands;
@@ -253,5 +264,7 @@ export const WsFrame = z.union([
   eventFrame('permission:requested'),
   eventFrame('permission:resolved'),
   eventFrame('session:resync'),
+  eventFrame('agents:changed'),
+  eventFrame('agents:progress'),
 ]);
 export type WsFrameT = z.output<typeof WsFrame>;

@@ -15,6 +15,7 @@ import { createLogger } from '../util/log';
 import { installQuitHandling } from './lifecycle';
 import { buildAppMenu } from './menu';
 import { resolveNativeBinding } from './native-binding';
+import { safeStorageBox } from './safe-storage-box';
 import { installGlobalGuards, installSessionSecurity, type SecurityOptions } from './security';
 import { WindowManager } from './windows';
 
@@ -101,9 +102,11 @@ async function run(): Promise<void> {
     return;
   }
 
+  const secretBox = safeStorageBox();
   const starting = SessionHost.start({
     dataDir,
     headless: false,
+    ...(secretBox ? { secretBox } : {}),
     ...(binding.kind === 'file' ? { nativeBinding: binding.path } : {}),
     log: createLogger(undefined, 'host'),
   });

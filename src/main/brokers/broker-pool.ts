@@ -5,7 +5,7 @@ import type { BrokersRepo } from '../store/brokers.repo';
 import type { Clock } from '../util/clock';
 import { toDisposable, type Disposable } from '../util/lifecycle';
 import type { Logger } from '../util/log';
-import type { AgentDefinition } from './agent-definition';
+import { sameLaunch, type AgentDefinition } from './agent-definition';
 import { Broker, type BrokerExit, type SpawnFn } from './broker';
 import { START_TIME_VERIFIABLE, isAlive, isSameProcess, killMarked, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from './process-info';
 import type { AgentWatch } from './watchdog/watchdog';
@@ -47,6 +47,8 @@ export class BrokerPool implements Disposable {
   private readonly crashes = new Map<string, number[]>();
   private readonly crashListeners = new Set<BrokerCrashListener>();
   private readonly retiring = new Map<string, Promise<void>>();
+  /** Brokers started by `probe`: never shared, never counted as crashes. */
+  private readonly probes = new Set<string>();
   private readonly host: HostIdentity;
   private closed = false;
   private disposed = false;
@@ -80,7 +82,7 @@ export class BrokerPool implements Disposable {
   async acquire(sessionId: string, agent: AgentDefinition, options: { retry?: boolean } = {}): Promise<Broker> {
     if (this.closed) throw new AppError('shutting_down', 'Switchboard is shutting down');
     const current = this.brokerOf(sessionId);
-    if (current && current.agent.id === agent.id) {
+    if (current && sameLaunch(current.agent, agent)) {
       await current.ready;
       return current;
     }
@@ -93,7 +95,7 @@ export class BrokerPool implements Disposable {
     this.checkCrashLoop(agent);
 
     let broker = [...this.brokers.values()].find(
-      (b) => b.agent.id === agent.id && b.isAlive && (this.owners.get(b.id)?.size ?? 0) < this.opts.maxSessionsPerBroker,
+      (b) => sameLaunch(b.agent, agent) && b.isAlive && !this.probes.has(b.id) && (this.owners.get(b.id)?.size ?? 0) < this.opts.maxSessionsPerBroker,
     );
     if (!broker) broker = this.spawn(agent);
     this.addOwner(broker, sessionId);
@@ -106,6 +108,22 @@ export class BrokerPool implements Disposable {
       throw err;
     }
     return broker;
+  }
+
+  /**
+   * Starts a private broker of `agent` for `use` (the catalogue's `agents:test`): recorded like
+   * any other (the start-up sweep and quit kill it), never joined by a session, its exit never
+   * counted as a crash, and always torn down once `use` settles.
+   */
+  async probe<T>(agent: AgentDefinition, use: (broker: Broker) => Promise<T>): Promise<T> {
+    if (this.closed) throw new AppError('shutting_down', 'Switchboard is shutting down');
+    const broker = this.spawn(agent);
+    this.probes.add(broker.id);
+    try {
+      return await use(broker);
+    } finally {
+      await this.retire(broker, false);
+    }
   }
 
   /** Removes `sessionId` from its broker's owners; the last owner out shuts the broker down. */
@@ -257,6 +275,7 @@ export class BrokerPool implements Disposable {
 
   private forget(broker: Broker): void {
     if (!this.brokers.delete(broker.id)) return;
+    this.probes.delete(broker.id);
     this.dropAllOwners(broker);
     this.owners.delete(broker.id);
     this.opts.watch?.untrack(broker.id);
@@ -274,6 +293,11 @@ export class BrokerPool implements Disposable {
   private onExit(broker: Broker, exit: BrokerExit): void {
     // An expected exit is retire()'s doing: it forgets the broker once its group is gone.
     if (exit.expected) return;
+    // A probe that died is the test's result, not a crash of anyone's session.
+    if (this.probes.has(broker.id)) {
+      void this.retire(broker, false);
+      return;
+    }
     const sessionIds = [...(this.owners.get(broker.id) ?? [])];
     // Its sessions own nothing now; a prompt to one of them starts a fresh broker at once.
     this.dropAllOwners(broker);

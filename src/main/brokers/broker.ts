@@ -32,6 +32,8 @@ export class Broker {
   readonly ready: Promise<void>;
   readonly exited: Promise<BrokerExit>;
   capabilities: acp.AgentCapabilities = {};
+  /** The agent's whole `initialize` answer (agentInfo, protocolVersion, authMethods), once ready. */
+  initializeResponse: acp.InitializeResponse | undefined;
 
   private readonly process: AgentProcess;
   private readonly router: SessionRouter;
@@ -187,6 +189,7 @@ export class Broker {
         this.exited.then(() => Promise.reject(this.exitError())),
       ]);
       this.capabilities = res.agentCapabilities ?? {};
+      this.initializeResponse = res;
       this.initialized = true;
     } catch (err) {
       const error =

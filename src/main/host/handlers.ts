@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { AppError } from '../../shared/errors';
 import { VERSION } from '../../shared/version';
+import { createAgentHandlers } from './agent-handlers';
 import type { Handlers } from './dispatch';
 import type { HostParts } from './host-parts';
 
@@ -74,5 +75,6 @@ export function createHandlers(h: HostParts): Handlers {
       }
       return h.updateSettings(p);
     },
+    ...createAgentHandlers(h),
   };
 }

@@ -1,9 +1,13 @@
-import type { SettingsT } from '../../shared/contract';
+import type { EventName, EventPayload, SettingsT } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
+import type { BrokerPool } from '../brokers/broker-pool';
 import type { PermissionGate } from '../permissions/permission-gate';
 import type { SessionService } from '../sessions/session-service';
 import type { EventLog } from '../store/event-log';
 import type { Store } from '../store/store';
+import type { Clock } from '../util/clock';
+import type { AgentCatalogue } from './agent-catalogue';
+import type { AgentDetector } from './agent-detection';
 
 /** What the command handlers reach of the host. */
 export interface HostParts {
@@ -15,4 +19,11 @@ export interface HostParts {
   agents(): AgentDefinition[];
   settings(): SettingsT;
   updateSettings(patch: Partial<SettingsT>): SettingsT;
+  catalogue: AgentCatalogue;
+  detector: AgentDetector;
+  pool: BrokerPool;
+  clock: Clock;
+  agentTestTimeoutMs: number;
+  /** An event to one window (a test's progress goes to the window that asked). */
+  sendTo<E extends EventName>(clientId: string, event: E, payload: EventPayload<E>): void;
 }

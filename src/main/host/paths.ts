@@ -19,6 +19,7 @@ export function dataPaths(dataDir: string) {
     lock: join(dataDir, 'host.lock'),
     logs: join(dataDir, 'logs'),
     agents: join(dataDir, 'agents.json'),
+    secrets: join(dataDir, 'secrets.json'),
     demoAgent: join(dataDir, 'demo-agent'),
   };
 }

@@ -15,7 +15,10 @@ import { Store } from '../store/store';
 import { systemClock, type Clock } from '../util/clock';
 import { createLogger, type Logger } from '../util/log';
 import { TimerQueue } from '../util/timer-queue';
+import { AgentCatalogue } from './agent-catalogue';
+import { AgentDetector, type DetectionEnv } from './agent-detection';
 import { demoAgent, loadAgentsFile } from './agents';
+import { plainBox, SecretStore, type SecretBox } from './secret-box';
 import type { ClientHandle, ClientSink, HostPort } from './client';
 import { DataDirLock } from './data-dir-lock';
 import { createDispatcher } from './dispatch';
@@ -37,6 +40,12 @@ export interface HostOptions {
   agents?: AgentDefinition[];
   /** Extra arguments for the demo agent process (tests). */
   demoAgentArgs?: string[];
+  /** Seals agents' secret values (Electron's safeStorage); default: the 0600 file alone. */
+  secretBox?: SecretBox;
+  /** Where agent detection looks (PATH, npm cache); default: this process's environment. */
+  detectionEnv?: DetectionEnv;
+  /** How long `agents:test` waits for `initialize` (default 30 s). */
+  agentTestTimeoutMs?: number;
   requestTimeoutMs?: number;
   graceMs?: number;
   /** How long after Stop a turn waits for the agent to acknowledge (default 10 s). */
@@ -68,11 +77,10 @@ export class SessionHost implements HostPort {
   reaper: IdleReaper;
   readonly timers: TimerQueue;
   readonly log: Logger;
-  readonly agentsFileError: string | undefined;
+  readonly catalogue: AgentCatalogue;
   private readonly clients = new Map<string, ClientSink>();
   private readonly dispatcher;
   private current: SettingsT;
-  private readonly agentList: AgentDefinition[];
   private shutdownPromise: Promise<void> | undefined;
 
   private constructor(
@@ -86,9 +94,19 @@ export class SessionHost implements HostPort {
     this.store = Store.open(paths.database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
     this.current = { ...DEFAULT_SETTINGS, ...normaliseSettings(this.store.settings.all() as Partial<SettingsT>), ...normaliseSettings(options.settings ?? {}) };
 
-    const file = loadAgentsFile(paths.agents, this.log);
-    this.agentsFileError = file.error;
-    this.agentList = [demoAgent(paths.demoAgent, options.demoAgentArgs), ...(options.agents ?? []), ...file.agents];
+    const detector = new AgentDetector(options.detectionEnv ?? process.env);
+    this.catalogue = new AgentCatalogue({
+      repo: this.store.agents,
+      secrets: new SecretStore(paths.secrets, options.secretBox ?? plainBox, this.log.child('secrets')),
+      builtins: [demoAgent(paths.demoAgent, options.demoAgentArgs), ...(options.agents ?? [])],
+      detector,
+      clock,
+      log: this.log.child('agents'),
+      agentsFile: paths.agents,
+      isRoot: process.getuid?.() === 0,
+      onDidChange: () => this.agentsChanged(),
+    });
+    this.catalogue.importFile(loadAgentsFile(paths.agents, this.log));
 
     this.timers = new TimerQueue(clock);
     this.eventLog = new EventLog(
@@ -132,7 +150,8 @@ export class SessionHost implements HostPort {
       watchers: this.watchers,
       clock,
       logger: this.log.child('sessions'),
-      agent: (id) => this.agentList.find((a) => a.id === id),
+      // Read at every start: an edited agent's next session uses its new definition.
+      agent: (id) => this.catalogue.resolve(id),
       onDidChangeSession: (id) => this.changed(id),
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       closeTimeoutMs: 2_000,
@@ -150,9 +169,15 @@ export class SessionHost implements HostPort {
         eventLog: this.eventLog,
         service: this.service,
         gate: this.gate,
-        agents: () => this.agentList,
+        agents: () => this.catalogue.definitions(),
         settings: () => this.current,
         updateSettings: (patch) => this.updateSettings(patch),
+        catalogue: this.catalogue,
+        detector,
+        pool: this.pool,
+        clock,
+        agentTestTimeoutMs: options.agentTestTimeoutMs ?? 30_000,
+        sendTo: (clientId, event, payload) => this.clients.get(clientId)?.send(event, payload),
       }),
     );
   }
@@ -168,6 +193,8 @@ export class SessionHost implements HostPort {
     try {
       const host = new SessionHost({ ...options, log }, lock, watchdog);
       host.reaper.start();
+      // Which agents are installed is found in the background: the start never waits on it.
+      host.agentsChanged();
       const s = host.current;
       host.log.info(
         host.reaper.enabled
@@ -331,6 +358,17 @@ export class SessionHost implements HostPort {
       close: (id, precondition) => this.service.close(id, 'idle_timeout', { precondition }),
       forceEnd: (id) => this.service.forceEnd(id, 'idle_timeout'),
     });
+  }
+
+  /** The catalogue changed, or its availability is known: every window gets the new list. */
+  private agentsChanged(): void {
+    this.catalogue.list().then(
+      (list) => {
+        if (this.shutdownPromise) return;
+        for (const client of this.clients.values()) client.send('agents:changed', list);
+      },
+      (err: unknown) => this.log.warn('listing agents failed', { error: String(err) }),
+    );
   }
 
   private changed(sessionId: string): void {

@@ -127,7 +127,7 @@ export class SessionRouting {
     try {
       // Inside the try: a missing agent or a refused transition must be shown like any other
       // failure to start, never swallowed (the prompt waiting on it needs its answer).
-      if (!agent) throw new AppError('not_found', `No agent named ${row.agent_id}; add it to agents.json`);
+      if (!agent) throw new AppError('not_found', `No agent named ${row.agent_id}; add it in Settings → Agents (or agents.json)`);
       transition(o.store.sessions, row.id, 'STARTING', row.state === 'CREATED' ? 'new' : 'resume', o.clock.now());
       registry.add(live);
       added = true;

@@ -54,6 +54,22 @@ describe('migrations', () => {
     expect(tables(db)).toContain('settings');
   });
 
+  it('0005 adds agents and keeps existing sessions and settings', () => {
+    const db = freshDb();
+    migrate(db, 4);
+    db.prepare(`INSERT INTO settings (key, value) VALUES ('defaultAgentId', '"demo"')`).run();
+    expect(migrate(db, 5)).toBe(5);
+    expect(tables(db)).toContain('agents');
+    db.prepare(
+      `INSERT INTO agents (id, name, command, source, created_at, updated_at) VALUES ('gemini', 'Gemini CLI', 'gemini', 'user', 1, 1)`,
+    ).run();
+    expect(db.prepare(`SELECT args, env, secret_names FROM agents`).get()).toEqual({ args: '[]', env: '{}', secret_names: '[]' });
+    expect(() =>
+      db.prepare(`INSERT INTO agents (id, name, command, source, created_at, updated_at) VALUES ('x', 'X', 'x', 'elsewhere', 1, 1)`).run(),
+    ).toThrow(/CHECK/);
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM settings`).get()).toEqual({ n: 1 });
+  });
+
   it('is idempotent: running again changes nothing', () => {
     const db = freshDb();
     migrate(db);

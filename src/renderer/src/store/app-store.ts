@@ -1,5 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { StoreDeps } from './deps';
+import { agentsInitialState, type AgentsState } from './slices/catalogue/initial-state';
+import { createAgentsActions, type AgentsActions } from './slices/catalogue/actions';
 import { composerInitialState, type ComposerState } from './slices/composer/initial-state';
 import { createComposerActions, type ComposerActions } from './slices/composer/actions';
 import { hostInitialState, type HostState } from './slices/host/initial-state';
@@ -11,12 +13,13 @@ import { createSessionsActions, type SessionsActions } from './slices/sessions/a
 import { transcriptInitialState, type TranscriptState } from './slices/transcript/initial-state';
 import { createTranscriptActions, type TranscriptActions } from './slices/transcript/actions';
 
-export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState;
+export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentsState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
   HostActions &
-  ComposerActions;
+  ComposerActions &
+  AgentsActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -30,10 +33,12 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...permissionsInitialState,
     ...hostInitialState,
     ...composerInitialState,
+    ...agentsInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
     ...createHostActions(set, get, deps),
     ...createComposerActions(set, get, deps),
+    ...createAgentsActions(set, get, deps),
   }));
 }

@@ -13,6 +13,8 @@ export function bindApi(store: AppStoreApi, api: Api, connection: ConnectionMoni
     api.on('session:resync', (r) => {
       if (r.sessionId === s().currentSessionId) void s().catchUp();
     }),
+    api.on('agents:changed', (list) => s().agentsChanged(list)),
+    api.on('agents:progress', (p) => s().agentTestProgress(p)),
     api.onReconnect(() => void s().resubscribe()),
     connection.onStatus((status) => s().setConnection(status)),
   ];

@@ -3,6 +3,8 @@ import type { SettingsT, WireError } from '../../../../shared/contract';
 import { useAppStore } from '../../store/context';
 import { hostSelectors } from '../../store/slices/host/selectors';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
+import { AgentsSection } from './agents-section';
+import { FormError } from './form-error';
 import { RulesList } from './rules-list';
 
 type NumberField = 'idleTimeoutMs' | 'reapIntervalMs' | 'permissionTimeoutMs';
@@ -22,14 +24,6 @@ function draftOf(s: SettingsT | undefined): Draft {
     permissionTimeoutMs: String(s?.permissionTimeoutMs ?? ''),
     defaultCwd: s?.defaultCwd ?? '',
   };
-}
-
-/** The fields the host refused, if it named them. */
-function issuesOf(error: WireError): string[] {
-  return (error.details?.issues ?? []).map((d) => {
-    const path = d.path.join('.');
-    return path ? `${path}: ${d.message}` : d.message;
-  });
 }
 
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
@@ -109,18 +103,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             <span className="field-label">Default working folder</span>
             <input type="text" value={draft.defaultCwd} onChange={(e) => change('defaultCwd', e.target.value)} />
           </label>
-          {error ? (
-            <div className="form-error" role="alert">
-              <p>{error.message}</p>
-              {issuesOf(error).length > 0 ? (
-                <ul>
-                  {issuesOf(error).map((m, i) => (
-                    <li key={i}>{m}</li>
-                  ))}
-                </ul>
-              ) : null}
-            </div>
-          ) : null}
+          {error ? <FormError error={error} /> : null}
           <div className="form-actions">
             <span className="muted small" aria-live="polite">
               {saved ? 'Saved' : ''}
@@ -135,6 +118,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
           </div>
         </form>
         {session ? <RulesList sessionId={session.id} sessionTitle={session.title} /> : null}
+        <AgentsSection />
       </div>
     </div>
   );

@@ -1,0 +1,26 @@
+import type { WireError } from '../../../../shared/contract';
+
+/** The fields the host refused, if it named them. */
+export function issuesOf(error: WireError): string[] {
+  return (error.details?.issues ?? []).map((d) => {
+    const path = d.path.join('.');
+    return path ? `${path}: ${d.message}` : d.message;
+  });
+}
+
+/** A refused request, with the fields the host named. */
+export function FormError({ error }: { error: WireError }) {
+  const issues = issuesOf(error);
+  return (
+    <div className="form-error" role="alert">
+      <p>{error.message}</p>
+      {issues.length > 0 ? (
+        <ul>
+          {issues.map((m, i) => (
+            <li key={i}>{m}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
