@@ -17,6 +17,8 @@ export const commandNameList = [
   'permissions:rules',
   'permissions:revoke',
   'settings:update',
+  'agents:log',
+  'agents:log-close',
 ] as const;
 
 export const eventNameList = [
@@ -25,6 +27,7 @@ export const eventNameList = [
   'permission:requested',
   'permission:resolved',
   'session:resync',
+  'agent:log',
 ] as const;
 
 export const channelPrefix = 'sb:';
