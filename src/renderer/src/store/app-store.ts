@@ -10,13 +10,16 @@ import { sessionsInitialState, type SessionsState } from './slices/sessions/init
 import { createSessionsActions, type SessionsActions } from './slices/sessions/actions';
 import { transcriptInitialState, type TranscriptState } from './slices/transcript/initial-state';
 import { createTranscriptActions, type TranscriptActions } from './slices/transcript/actions';
+import { agentLogInitialState, type AgentLogState } from './slices/agent-log/initial-state';
+import { createAgentLogActions, type AgentLogActions } from './slices/agent-log/actions';
 
-export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState;
+export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentLogState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
   HostActions &
-  ComposerActions;
+  ComposerActions &
+  AgentLogActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -30,10 +33,12 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...permissionsInitialState,
     ...hostInitialState,
     ...composerInitialState,
+    ...agentLogInitialState(deps.silenceAfterMs),
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
     ...createHostActions(set, get, deps),
     ...createComposerActions(set, get, deps),
+    ...createAgentLogActions(set, get, deps),
   }));
 }
