@@ -59,7 +59,7 @@ export const windowTicker = new Ticker(browserClock);
 
 /** The current time, re-read once a second while `active`; the window's one ticker drives it. */
 export function useNow(active: boolean, ticker: Ticker = windowTicker): number {
-  return useSyncExternalStore(active ? ticker.subscribe : noSubscribe, ticker.now);
+  return useSyncExternalStore(active ? ticker.subscribe : noSubscribe, ticker.now, ticker.now);
 }
 
 const noSubscribe = (): (() => void) => () => {};
