@@ -55,9 +55,13 @@ export class Ticker {
   }
 }
 
-export const windowTicker = new Ticker(browserClock);
+/**
+ * Twice a second: clocks count whole seconds from a start that is not aligned with the
+ * ticker's phase, so a 1 s tick could show a second up to 1 s late (or skip one).
+ */
+export const windowTicker = new Ticker(browserClock, 500);
 
-/** The current time, re-read once a second while `active`; the window's one ticker drives it. */
+/** The current time, re-read on each tick while `active`; the window's one ticker drives it. */
 export function useNow(active: boolean, ticker: Ticker = windowTicker): number {
   return useSyncExternalStore(active ? ticker.subscribe : noSubscribe, ticker.now, ticker.now);
 }
