@@ -18,7 +18,7 @@ export const commandNameList = [
   'permissions:revoke',
   'settings:update',
   'agents:log',
-  'agents:log-close',
+  'agents:unfollow',
 ] as const;
 
 export const eventNameList = [

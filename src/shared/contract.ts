@@ -195,7 +195,7 @@ export type AgentLogEntryT = z.output<typeof AgentLogEntry>;
 export const OpenAgentLog = z
   .object({
     sessionId: SessionId,
-    /** Keep sending this window new lines (`agent:log`) until `agents:log-close`. */
+    /** Keep sending this window new lines (`agent:log`) until `agents:unfollow`. */
     follow: z.boolean().default(true),
   })
   .strict();
@@ -229,7 +229,7 @@ export const commands = {
   'permissions:revoke': { req: RevokeRule, res: Ok },
   'settings:update': { req: UpdateSettings, res: Settings },
   'agents:log': { req: OpenAgentLog, res: AgentLog },
-  'agents:log-close': { req: BySession, res: Ok },
+  'agents:unfollow': { req: BySession, res: Ok },
 } as const;
 
 export const events = {

@@ -62,7 +62,7 @@ describe('Agent log', () => {
     expect(stderrText(after.entries)).toContain('crashing on request');
   });
 
-  it('pushes lines only to windows that opened the log, and stops after agents:log-close', async () => {
+  it('pushes lines only to windows that opened the log, and stops after agents:unfollow', async () => {
     const h = await harness();
     const opener = h.window('opener');
     const other = h.window('other');
@@ -75,7 +75,7 @@ describe('Agent log', () => {
     await untilPushed(opener, id, (e) => e.some((x) => x.kind === 'protocol'), 'protocol lines');
     expect(pushed(other, id)).toEqual([]);
 
-    await opener.call('agents:log-close', { sessionId: id });
+    await opener.call('agents:unfollow', { sessionId: id });
     const mark = opener.mark();
     await opener.prompt(id, 'again');
     await h.settled(id);

@@ -75,7 +75,7 @@ export function createHandlers(h: HostParts): Handlers {
       return h.updateSettings(p);
     },
     'agents:log': (p, ctx) => h.agentLogs.open(ctx.clientId, p.sessionId, p.follow),
-    'agents:log-close': (p, ctx) => {
+    'agents:unfollow': (p, ctx) => {
       h.agentLogs.close(ctx.clientId, p.sessionId);
       return { ok: true as const };
     },

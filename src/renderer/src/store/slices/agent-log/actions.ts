@@ -48,7 +48,7 @@ export function createAgentLogActions(set: SetState, get: GetState, deps: StoreD
     closeAgentLog(sessionId) {
       if (get().agentLog?.sessionId !== sessionId) return;
       set({ agentLog: undefined });
-      void api['agents:log-close']({ sessionId });
+      void api['agents:unfollow']({ sessionId });
     },
 
     receiveAgentLog({ sessionId, entries: more, dropped }) {

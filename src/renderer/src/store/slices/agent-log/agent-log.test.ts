@@ -10,7 +10,7 @@ describe('Agent log slice', () => {
   it('shows the backlog, then lines pushed for that session, and closes on the host', async () => {
     const { fake, store } = boundStore();
     fake.handle('agents:log', () => ok({ sessionId: SID, agentName: 'Demo agent', live: true, entries: [line('ready')], truncated: false }));
-    fake.handle('agents:log-close', () => ok({ ok: true as const }));
+    fake.handle('agents:unfollow', () => ok({ ok: true as const }));
     await store.getState().openAgentLog(SID);
     fake.emit('agent:log', { sessionId: SID, entries: [line('next')], dropped: 2 });
     fake.emit('agent:log', { sessionId: '22222222-2222-4222-8222-222222222222', entries: [line('other session')], dropped: 0 });
@@ -20,7 +20,7 @@ describe('Agent log slice', () => {
     store.getState().closeAgentLog(SID);
     await flush();
     expect(store.getState().agentLog).toBeUndefined();
-    expect(fake.callsOf('agents:log-close')).toEqual([{ sessionId: SID }]);
+    expect(fake.callsOf('agents:unfollow')).toEqual([{ sessionId: SID }]);
   });
 
   it('keeps a bounded number of lines, the newest', async () => {
