@@ -22,6 +22,8 @@ export const commandNameList = [
   'agents:remove',
   'agents:test',
   'agents:presets',
+  'agents:log',
+  'agents:unfollow',
 ] as const;
 
 export const eventNameList = [
@@ -32,6 +34,7 @@ export const eventNameList = [
   'session:resync',
   'agents:changed',
   'agents:progress',
+  'agent:log',
 ] as const;
 
 export const channelPrefix = 'sb:';

@@ -38,6 +38,16 @@ export const SessionView = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
   lastActivityAt: z.number(),
+  /**
+   * While `running`: when the turn began (host time), counting the time its agent took to
+   * start; the window ticks the elapsed time from it.
+   */
+  turnStartedAt: z.number().optional(),
+  /**
+   * When the agent last sent anything for this session (host time), as of this view. Not
+   * pushed per update: windows also take the time of the last agent event they received.
+   */
+  lastAgentActivityAt: z.number().optional(),
 });
 
 export const PermissionView = z.object({
@@ -66,6 +76,11 @@ export const Settings = z.object({
   defaultCwd: z.string(),
   defaultAgentId: z.string(),
   maxSessionsPerBroker: z.number().int().positive(),
+  /**
+   * Debug: record every ACP message to and from each agent (truncated, secrets redacted) in its
+   * log and the Agent log view. Off by default: the fast path then only checks this flag per chunk.
+   */
+  logProtocol: z.boolean().optional(),
 });
 
 export const HostInfo = z.object({
@@ -154,6 +169,52 @@ export const RevokeRule = z.object({ sessionId: SessionId, ruleId: z.string().mi
 
 export const UpdateSettings = Settings.partial().strict();
 
+/** One line of a session's Agent log: the agent's stderr, an ACP message, an unknown method. */
+export const AgentLogEntry = z.discriminatedUnion('kind', [
+  /** `at` is absent for lines read back from the log file (the file keeps no times for them). */
+  z.object({ kind: z.literal('stderr'), text: z.string(), at: z.number().optional() }),
+  z.object({
+    kind: z.literal('protocol'),
+    at: z.number(),
+    /** `in`: from the agent; `out`: to it. */
+    direction: z.enum(['in', 'out']),
+    /** The JSON-RPC method, absent for a response. */
+    method: z.string().optional(),
+    /** The message as JSON, secrets redacted, cut to a bounded length. */
+    text: z.string(),
+  }),
+  z.object({
+    kind: z.literal('unknown_method'),
+    at: z.number(),
+    message: z.enum(['request', 'notification']),
+    method: z.string(),
+  }),
+  /** Switchboard's own note in the log (a limit reached). */
+  z.object({ kind: z.literal('note'), text: z.string(), at: z.number().optional() }),
+]);
+export type AgentLogEntryT = z.output<typeof AgentLogEntry>;
+
+export const OpenAgentLog = z
+  .object({
+    sessionId: SessionId,
+    /** Keep sending this window new lines (`agent:log`) until `agents:unfollow`. */
+    follow: z.boolean().default(true),
+  })
+  .strict();
+
+export const AgentLog = z.object({
+  sessionId: SessionId,
+  agentName: z.string(),
+  /** The log file the backlog was read from, if the session's agent has run. */
+  logFile: z.string().optional(),
+  /** The session's agent process is running (new lines will follow). */
+  live: z.boolean(),
+  /** The backlog: the end of the log file, oldest first. */
+  entries: z.array(AgentLogEntry),
+  /** The file holds more than the backlog shows. */
+  truncated: z.boolean(),
+});
+
 export const commands = {
   'host:info': { req: Empty, res: HostInfo },
   'sessions:list': { req: Empty, res: z.array(SessionView) },
@@ -174,6 +235,8 @@ export const commands = {
   'agents:remove': { req: ByAgent, res: Ok },
   'agents:test': { req: ByAgent, res: AgentTestResult },
   'agents:presets': { req: ListAgents, res: z.array(AgentPresetView) },
+  'agents:log': { req: OpenAgentLog, res: AgentLog },
+  'agents:unfollow': { req: BySession, res: Ok },
 } as const;
 
 export const events = {
@@ -191,6 +254,11 @@ export const events = {
   'agents:changed': AgentList,
   /** A step of an `agents:test`: to the window that asked. */
   'agents:progress': AgentTestProgress,
+  /**
+   * New lines of a session's Agent log: only to windows that opened it (`agents:log`), batched;
+   * `dropped` lines did not fit the batch's bound (the log file has them).
+   */
+  'agent:log': z.object({ sessionId: SessionId, entries: z.array(AgentLogEntry), dropped: z.number().int().nonnegative() }),
 } as const;
 
 export type Commands = typeof commands;
@@ -215,6 +283,7 @@ export type HostInfoT = z.output<typeof HostInfo>;
 export type AgentInfoT = z.output<typeof AgentInfo>;
 export type SwitchResultT = z.output<typeof SwitchResult>;
 export type EventPageT = z.output<typeof EventPage>;
+export type AgentLogT = z.output<typeof AgentLog>;
 
 export const commandNames = Object.keys(commands) as CommandName[];
 export const eventNames = Object.keys(events) as EventName[];
@@ -266,5 +335,6 @@ export const WsFrame = z.union([
   eventFrame('session:resync'),
   eventFrame('agents:changed'),
   eventFrame('agents:progress'),
+  eventFrame('agent:log'),
 ]);
 export type WsFrameT = z.output<typeof WsFrame>;

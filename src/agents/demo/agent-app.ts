@@ -147,6 +147,15 @@ export function createDemoAgent({ store, log, crash }: DemoAgentDeps): DemoAgent
             log.warn('crashing on request', { sessionId: session.id });
             return crash();
           },
+          notifyUnknown: (method) => client.notify(method, { sessionId: session.id }),
+          requestUnknown: async (method) => {
+            try {
+              await client.request(method, { sessionId: session.id });
+              return 'ok';
+            } catch (error) {
+              return error instanceof acp.RequestError ? `error ${error.code} (${error.message})` : String(error);
+            }
+          },
         };
         const stopReason = await runTurn(ctx, text);
         log.debug('turn end', { sessionId: session.id, stopReason });

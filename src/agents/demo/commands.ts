@@ -5,7 +5,7 @@
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 
-export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history'] as const;
+export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const specs: Record<CommandName, { description: string; hint?: string }> = {
@@ -20,6 +20,7 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   hang: { description: 'Never answer until the turn is cancelled' },
   crash: { description: 'Exit the agent process with code 1 mid-turn' },
   history: { description: 'Count the earlier prompts of this session' },
+  ext: { description: 'Send the client an extension notification and a request it does not know' },
 };
 
 export const availableCommands: AvailableCommand[] = COMMAND_NAMES.map((name) => {

@@ -46,6 +46,9 @@ const agent = createDemoAgent({ store, log, crash: () => {
 
 const connection = agent.app.connect(acp.ndJsonStream(output.stream, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
 log.info('started', { dataDir: options.dataDir });
+// Whatever the log level, one line says the agent is up, as real agents print a banner: the
+// Agent log view always has something to show.
+process.stderr.write(`demo-agent ready (pid ${process.pid}, ACP protocol ${acp.PROTOCOL_VERSION})\n`);
 
 if (options.stubborn) {
   // Like agents that ignore EOF and wrappers that don't forward signals: only a signal to

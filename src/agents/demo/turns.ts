@@ -32,7 +32,15 @@ export type TurnContext = {
   /** Persists the title; the caller still announces it with `session_info_update`. */
   setTitle(title: string): void;
   crash(): never;
+  /** Sends `method` as a notification the client has no handler for. */
+  notifyUnknown(method: string): Promise<void>;
+  /** Sends `method` as a request the client has no handler for; resolves with how it answered. */
+  requestUnknown(method: string): Promise<string>;
 };
+
+/** What `/ext` sends: an extension notification and a request the client does not know. */
+export const EXT_NOTIFICATION = '_demo/heartbeat';
+export const EXT_REQUEST = 'demo/drainQueue';
 
 export const PERMISSION_OPTIONS: PermissionOption[] = [
   { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
@@ -89,6 +97,12 @@ export async function runTurn(ctx: TurnContext, text: string): Promise<StopReaso
       return ctx.crash();
     case 'history':
       await say(ctx, `History: ${ctx.earlierPrompts} earlier prompts`);
+      break;
+    case 'ext':
+      // Like real agents: a `_`-prefixed extension notification, and (like Qwen Code's
+      // `craft/drainMidTurnQueue`) a request without the prefix, every turn.
+      await ctx.notifyUnknown(EXT_NOTIFICATION);
+      await say(ctx, `Sent ${EXT_NOTIFICATION}; ${EXT_REQUEST} was answered: ${await ctx.requestUnknown(EXT_REQUEST)}`);
       break;
   }
   return ctx.signal.aborted ? 'cancelled' : 'end_turn';

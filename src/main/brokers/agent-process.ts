@@ -1,5 +1,4 @@
 import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { AppError } from '../../shared/errors';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
@@ -27,7 +26,8 @@ export interface AgentProcessOptions {
   spawn: SpawnFn;
   clock: Clock;
   log: Logger;
-  logFile?: string;
+  /** Complete lines the agent wrote to stderr, as they arrive (the last partial one at exit). */
+  onStderrLines?(lines: string[]): void;
   /**
    * Runs synchronously once the exit is known, before `exited` resolves: whoever talks to the
    * process (the ACP connection) fails its pending work before anyone hears of the exit.
@@ -57,15 +57,12 @@ export class AgentProcess {
   private readonly stderrLines: string[] = [];
   private stderrPartial = '';
   private stderrEnded = false;
-  private readonly logStream: WriteStream | undefined;
   private shutdownPromise: Promise<void> | undefined;
   private exitInfo: BrokerExit | undefined;
   private resolveExit!: (exit: BrokerExit) => void;
 
   constructor(private readonly opts: AgentProcessOptions) {
     this.exited = new Promise((r) => (this.resolveExit = r));
-    this.logStream = opts.logFile ? createWriteStream(opts.logFile, { flags: 'a' }) : undefined;
-    this.logStream?.on('error', () => {});
 
     this.child = opts.spawn(opts.agent.command, opts.agent.args, {
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -148,7 +145,6 @@ export class AgentProcess {
   }
 
   private onStderr(chunk: Buffer): void {
-    this.logStream?.write(chunk);
     const text = this.stderrPartial + chunk.toString('utf8');
     const lines = text.split('\n');
     this.stderrPartial = lines.pop() ?? '';
@@ -156,6 +152,7 @@ export class AgentProcess {
       this.stderrLines.push(line);
       if (this.stderrLines.length > STDERR_TAIL_LINES) this.stderrLines.shift();
     }
+    if (lines.length > 0) this.opts.onStderrLines?.(lines);
   }
 
   private onExit(code: number | null, signal: NodeJS.Signals | null, error?: string): void {
@@ -173,8 +170,9 @@ export class AgentProcess {
         ...(error ? { error } : {}),
         ...(this.spawnError ? { spawnFailed: true } : {}),
       };
+      // A last line without its newline (a crash message) is still part of the log.
+      if (this.stderrPartial) this.opts.onStderrLines?.([this.stderrPartial]);
       this.opts.onDidExit(this.exitInfo);
-      this.logStream?.end();
       this.opts.log.info('agent exited', { broker: this.opts.id, agent: this.opts.agent.id, code, signal, expected });
       this.resolveExit(this.exitInfo);
     };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import type { AgentLogEntryT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { BrokersRepo } from '../store/brokers.repo';
 import type { Clock } from '../util/clock';
@@ -27,12 +28,22 @@ export interface BrokerPoolOptions {
   host?: HostIdentity;
   /** Told of each agent process from its spawn until its group is gone: the host's watchdog. */
   watch?: AgentWatch;
+  /** New agents start with the protocol tap on (the `logProtocol` setting). */
+  logProtocol?: boolean;
   /** Crashes of one agent within `crashWindowMs` that stop automatic respawning. */
   crashLimit?: number;
   crashWindowMs?: number;
 }
 
 export type BrokerCrashListener = (broker: Broker, sessionIds: string[], exit: BrokerExit) => void;
+/** New lines of an agent's log, with the sessions it serves right now. */
+export type BrokerLogListener = (broker: Broker, sessionIds: readonly string[], entries: readonly AgentLogEntryT[]) => void;
+
+/** Where a session's agent log is: its broker while one runs, else the last one's file. */
+export interface SessionLogSource {
+  broker: Broker | undefined;
+  file: string | undefined;
+}
 
 /**
  * Agent processes owned by session ids. Sessions of one agent definition share a broker up
@@ -46,6 +57,10 @@ export class BrokerPool implements Disposable {
   private readonly ownerOf = new Map<string, string>();
   private readonly crashes = new Map<string, number[]>();
   private readonly crashListeners = new Set<BrokerCrashListener>();
+  private readonly logListeners = new Set<BrokerLogListener>();
+  /** Each session's most recent agent log file: the Agent log still opens after its agent is gone. */
+  private readonly lastLogFile = new Map<string, string>();
+  private logProtocol: boolean;
   private readonly retiring = new Map<string, Promise<void>>();
   /** Brokers started by `probe`: never shared, never counted as crashes. */
   private readonly probes = new Set<string>();
@@ -57,6 +72,24 @@ export class BrokerPool implements Disposable {
 
   constructor(private readonly opts: BrokerPoolOptions) {
     this.host = opts.host ?? { pid: process.pid, startTime: processStartTime(process.pid) };
+    this.logProtocol = opts.logProtocol ?? false;
+  }
+
+  onDidLog(listener: BrokerLogListener): Disposable {
+    this.logListeners.add(listener);
+    return toDisposable(() => this.logListeners.delete(listener));
+  }
+
+  /** Turns the protocol tap of every running agent, and of those started later, on or off. */
+  setProtocolLog(on: boolean): void {
+    this.logProtocol = on;
+    for (const broker of this.brokers.values()) broker.setProtocolLog(on);
+  }
+
+  /** The session's agent log: its running broker, or the file its last one wrote. */
+  logSource(sessionId: string): SessionLogSource {
+    const broker = this.brokerOf(sessionId);
+    return { broker, file: broker?.logFeed.file ?? this.lastLogFile.get(sessionId) };
   }
 
   onDidCrash(listener: BrokerCrashListener): Disposable {
@@ -212,6 +245,12 @@ export class BrokerPool implements Disposable {
       log: this.opts.log,
       logFile: this.opts.logDir ? join(this.opts.logDir, `agent-${agent.id}-${id.slice(0, 8)}.log`) : undefined,
       initTimeoutMs: this.opts.initTimeoutMs ?? 30_000,
+      logProtocol: this.logProtocol,
+    });
+    broker.logFeed.onDidLog((entries) => {
+      if (this.logListeners.size === 0) return;
+      const sessionIds = [...(this.owners.get(id) ?? [])];
+      for (const listener of this.logListeners) listener(broker, sessionIds, entries);
     });
     this.brokers.set(id, broker);
     this.owners.set(id, new Set());
@@ -236,6 +275,7 @@ export class BrokerPool implements Disposable {
   private addOwner(broker: Broker, sessionId: string): void {
     this.owners.get(broker.id)?.add(sessionId);
     this.ownerOf.set(sessionId, broker.id);
+    if (broker.logFeed.file) this.lastLogFile.set(sessionId, broker.logFeed.file);
     this.opts.repo.addOwner(broker.id, sessionId);
   }
 

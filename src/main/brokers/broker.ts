@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from './agent-definition';
+import { AgentLogFeed } from './agent-log';
 import { AgentProcess, type AgentProcessOptions, type BrokerExit } from './agent-process';
 import { clientCapabilities, type ClientRequestHandlers } from './client-handlers';
 import { fsHandlers } from './fs-handlers';
@@ -10,10 +11,36 @@ import { SessionRouter, type SessionSink } from './session-router';
 import { fastPathStream } from './ingest-fast-path';
 
 export { defaultSpawn, type BrokerExit, type SpawnFn } from './agent-process';
+
+/**
+ * `inner`, with each chunk handed to `onChunk` before it is written. Outgoing messages are few
+ * (requests, answers); a wrapper costs one call each.
+ */
+function tapped(inner: WritableStream<Uint8Array>, onChunk: (chunk: Uint8Array) => void): WritableStream<Uint8Array> {
+  const writer = inner.getWriter();
+  return new WritableStream<Uint8Array>({
+    write: (chunk) => {
+      onChunk(chunk);
+      return writer.write(chunk);
+    },
+    close: () => writer.close(),
+    abort: (reason: unknown) => writer.abort(reason),
+  });
+}
+
+function describeExit(exit: BrokerExit): string {
+  if (exit.error) return `The agent process ended: ${exit.error}`;
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+  return `The agent process ${how}${exit.expected ? ' (stopped by Switchboard)' : ''}`;
+}
 export type { SessionSink } from './session-router';
 
-export interface BrokerOptions extends Omit<AgentProcessOptions, 'onDidExit'> {
+export interface BrokerOptions extends Omit<AgentProcessOptions, 'onDidExit' | 'onStderrLines'> {
   initTimeoutMs: number;
+  /** Where the agent's stderr (and Switchboard's lines about it) are written. */
+  logFile?: string;
+  /** Start with the protocol tap on (the `logProtocol` setting). */
+  logProtocol?: boolean;
 }
 
 export type BrokerStatus = 'starting' | 'ready' | 'closing' | 'exited';
@@ -34,6 +61,8 @@ export class Broker {
   capabilities: acp.AgentCapabilities = {};
   /** The agent's whole `initialize` answer (agentInfo, protocolVersion, authMethods), once ready. */
   initializeResponse: acp.InitializeResponse | undefined;
+  /** Its stderr and, while the tap is on, its ACP messages: the session's Agent log. */
+  readonly logFeed: AgentLogFeed;
 
   private readonly process: AgentProcess;
   private readonly router: SessionRouter;
@@ -45,11 +74,16 @@ export class Broker {
     this.id = opts.id;
     this.agent = opts.agent;
     this.router = new SessionRouter(opts.clock);
+    this.logFeed = new AgentLogFeed(opts.clock, opts.logFile);
+    this.logFeed.setProtocol(opts.logProtocol ?? false);
     this.process = new AgentProcess({
       ...opts,
-      onDidExit: () => {
+      onStderrLines: (lines) => this.logFeed.stderr(lines),
+      onDidExit: (exit) => {
         this.conn.close(this.exitError());
         this.router.clear();
+        this.logFeed.note(describeExit(exit));
+        this.logFeed.dispose();
       },
     });
     this.exited = this.process.exited;
@@ -65,14 +99,26 @@ export class Broker {
         return sink.onPermission(params, signal);
       });
     for (const group of this.handlers) group.register(app);
-    // Some agents send non-standard `_`-prefixed notifications: tolerate them.
+    // Some agents send non-standard `_`-prefixed notifications (tolerated), and requests we
+    // have no handler for (answered method-not-found, as the SDK would): both are logged by name.
     // session/update takes the validated-once fast path; every other message the SDK's.
-    this.conn = app.onNotification('*', () => {}).connect(
-      fastPathStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, this.child.stdout!, {
-        onUpdate: (notification) => this.router.route(notification),
-        log: opts.log,
-      }),
-    );
+    this.conn = app
+      .onNotification('*', ({ method }) => this.unknownMethod('notification', method))
+      .onRequest('*', ({ method }) => {
+        this.unknownMethod('request', method);
+        throw acp.RequestError.methodNotFound(method);
+      })
+      .connect(
+        fastPathStream(
+          tapped(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, (chunk) => this.logFeed.tap('out', chunk)),
+          this.child.stdout!,
+          {
+            onUpdate: (notification) => this.router.route(notification),
+            onBytes: (chunk) => this.logFeed.tap('in', chunk),
+            log: opts.log,
+          },
+        ),
+      );
 
     this.ready = this.initialize();
     this.ready.catch(() => {});
@@ -162,6 +208,19 @@ export class Broker {
   /** An error describing why this broker is gone (for in-flight prompts). */
   exitError(): AppError {
     return this.process.exitError();
+  }
+
+  /** Turns recording of every ACP message to and from this agent on or off. */
+  setProtocolLog(on: boolean): void {
+    this.logFeed.setProtocol(on);
+  }
+
+  private unknownMethod(message: 'request' | 'notification', method: string): void {
+    if (!this.logFeed.unknownMethod(message, method)) return;
+    // Once per name and process: an agent repeats its extensions on every turn.
+    const fields = { broker: this.id, agent: this.agent.id, method };
+    if (message === 'notification' && method.startsWith('_')) this.opts.log.info('agent sent an extension notification we do not handle', fields);
+    else this.opts.log.warn(`agent sent an unknown ${message}`, fields);
   }
 
   /**

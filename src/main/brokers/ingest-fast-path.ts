@@ -21,6 +21,8 @@ export interface FastPathOptions {
   /** Gets each valid `session/update`, synchronously, in wire order. */
   onUpdate(notification: acp.SessionNotification): void;
   log: Logger;
+  /** Sees every byte read from the agent, as it comes (the Agent log's protocol tap). */
+  onBytes?: (chunk: Buffer) => void;
   maxMessageBytes?: number;
   /** For tests: the schema to validate with (default: the SDK's). */
   schema?: SessionNotificationSchema | undefined;
@@ -108,7 +110,9 @@ export function fastPathStream(output: WritableStream<Uint8Array>, input: Readab
     start(controller) {
       sdkInput = controller;
       input.on('data', (chunk: Buffer) => {
-        if (!stopped) splitter.push(chunk);
+        if (stopped) return;
+        opts.onBytes?.(chunk);
+        splitter.push(chunk);
       });
       input.on('end', () => {
         if (stopped) return;

@@ -76,5 +76,10 @@ export function createHandlers(h: HostParts): Handlers {
       return h.updateSettings(p);
     },
     ...createAgentHandlers(h),
+    'agents:log': (p, ctx) => h.agentLogs.open(ctx.clientId, p.sessionId, p.follow),
+    'agents:unfollow': (p, ctx) => {
+      h.agentLogs.close(ctx.clientId, p.sessionId);
+      return { ok: true as const };
+    },
   };
 }

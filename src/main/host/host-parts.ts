@@ -4,6 +4,7 @@ import type { BrokerPool } from '../brokers/broker-pool';
 import type { PermissionGate } from '../permissions/permission-gate';
 import type { SessionService } from '../sessions/session-service';
 import type { EventLog } from '../store/event-log';
+import type { AgentLogs } from './agent-logs';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { AgentCatalogue } from './agent-catalogue';
@@ -26,4 +27,5 @@ export interface HostParts {
   agentTestTimeoutMs: number;
   /** An event to one window (a test's progress goes to the window that asked). */
   sendTo<E extends EventName>(clientId: string, event: E, payload: EventPayload<E>): void;
+  agentLogs: AgentLogs;
 }

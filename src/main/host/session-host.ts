@@ -17,6 +17,7 @@ import { createLogger, type Logger } from '../util/log';
 import { TimerQueue } from '../util/timer-queue';
 import { AgentCatalogue } from './agent-catalogue';
 import { AgentDetector, type DetectionEnv } from './agent-detection';
+import { AgentLogs } from './agent-logs';
 import { demoAgent, loadAgentsFile } from './agents';
 import { plainBox, SecretStore, type SecretBox } from './secret-box';
 import type { ClientHandle, ClientSink, HostPort } from './client';
@@ -78,6 +79,7 @@ export class SessionHost implements HostPort {
   readonly timers: TimerQueue;
   readonly log: Logger;
   readonly catalogue: AgentCatalogue;
+  readonly agentLogs: AgentLogs;
   private readonly clients = new Map<string, ClientSink>();
   private readonly dispatcher;
   private current: SettingsT;
@@ -125,6 +127,7 @@ export class SessionHost implements HostPort {
       maxSessionsPerBroker: this.current.maxSessionsPerBroker,
       graceMs: options.graceMs ?? 1_500,
       watch: watchdog,
+      logProtocol: this.current.logProtocol ?? false,
     });
     const swept = this.pool.sweepOrphans();
     if (swept.cleared) this.log.warn('cleared agent processes left by a previous run', swept);
@@ -161,6 +164,15 @@ export class SessionHost implements HostPort {
     const recovered = this.service.recover();
     if (recovered) this.log.info('sessions ended by the previous run marked recovered', { count: recovered });
     this.reaper = this.createReaper(clock);
+    this.agentLogs = new AgentLogs({
+      pool: this.pool,
+      logDir: paths.logs,
+      agentOf: (id) => {
+        const agentId = this.service.row(id).agent_id;
+        return { id: agentId, name: this.catalogue.definitions().find((a) => a.id === agentId)?.name ?? agentId };
+      },
+      send: (clientId, payload) => this.clients.get(clientId)?.send('agent:log', payload),
+    });
 
     this.dispatcher = createDispatcher(
       createHandlers({
@@ -178,6 +190,7 @@ export class SessionHost implements HostPort {
         clock,
         agentTestTimeoutMs: options.agentTestTimeoutMs ?? 30_000,
         sendTo: (clientId, event, payload) => this.clients.get(clientId)?.send(event, payload),
+        agentLogs: this.agentLogs,
       }),
     );
   }
@@ -224,6 +237,7 @@ export class SessionHost implements HostPort {
         if (disposed) return;
         disposed = true;
         this.clients.delete(id);
+        this.agentLogs.dropClient(id);
         // After quit began the sessions are ending anyway (and the store may be closed).
         if (this.shutdownPromise) return;
         for (const sessionId of [...this.watchers.sessionsOf(id)]) this.service.unwatch(id, sessionId);
@@ -267,6 +281,7 @@ export class SessionHost implements HostPort {
     const reason = 'host_shutdown';
     return [
       { part: 'reaper', run: () => this.reaper.dispose() },
+      { part: 'agent logs', run: () => this.agentLogs.dispose() },
       { part: 'sessions', budgeted: true, run: () => this.service.closeAll(reason) },
       { part: 'permissions', budgeted: true, run: () => this.gate.dispose() },
       { part: 'agents', budgeted: true, run: () => this.pool.shutdownAll() },
@@ -324,6 +339,7 @@ export class SessionHost implements HostPort {
     const clean = normaliseSettings(patch);
     for (const [key, value] of Object.entries(clean)) this.store.settings.set(key, value);
     this.current = { ...this.current, ...clean };
+    if (clean.logProtocol !== undefined) this.pool.setProtocolLog(clean.logProtocol);
     // Never after quit began: no reaper tick may run once shutdown starts.
     if (('idleTimeoutMs' in clean || 'reapIntervalMs' in clean) && !this.shutdownPromise) {
       this.reaper.dispose();

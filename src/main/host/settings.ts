@@ -10,6 +10,7 @@ export const DEFAULT_SETTINGS: SettingsT = {
   defaultCwd: homedir(),
   defaultAgentId: 'demo',
   maxSessionsPerBroker: 8,
+  logProtocol: false,
 };
 
 export const DURATION_KEYS = ['idleTimeoutMs', 'reapIntervalMs', 'permissionTimeoutMs'] as const;

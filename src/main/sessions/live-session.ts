@@ -21,6 +21,8 @@ export class LiveSession implements SessionSink {
   replaying = false;
   /** Text prepended to the next prompt when the agent lost the session and started a new one. */
   seed: string | undefined;
+  /** When the agent last sent an update or request for this session (host time); see `noteActivity`. */
+  lastAgentActivityAt: number | undefined;
   private detached = false;
   private running: Turn | undefined;
   private readonly toolCalls = new Map<string, acp.ToolCallUpdate>();
@@ -44,10 +46,18 @@ export class LiveSession implements SessionSink {
     return this.running !== undefined;
   }
 
-  /** A prompt reaches the agent: it is this session's turn in flight. */
-  startTurn(clientMessageId: string): Turn {
-    this.running = new Turn(clientMessageId);
+  /** A prompt reaches the agent: it is this session's turn in flight, begun at `startedAt`. */
+  startTurn(clientMessageId: string, startedAt: number): Turn {
+    this.running = new Turn(clientMessageId, startedAt);
     return this.running;
+  }
+
+  /**
+   * The agent said something for this session. A plain assignment per update: windows read it
+   * from the session view when they ask for one, nothing is pushed per chunk.
+   */
+  noteActivity(at: number): void {
+    this.lastAgentActivityAt = at;
   }
 
   /** `turn` is over (or a close took it over); a later turn is left alone. */

@@ -7,6 +7,8 @@ import type { SessionContext } from './session-context';
 interface WaitingPrompt {
   clientMessageId: string;
   cancelled: boolean;
+  /** When it left the queue to start its turn (its agent may still be starting). */
+  startedAt?: number;
 }
 
 export interface PromptQueueDeps {
@@ -92,6 +94,17 @@ export class PromptQueue {
     return (this.ctx.registry.get(sessionId)?.isRunning ?? false) || (this.waiting.get(sessionId)?.size ?? 0) > 0;
   }
 
+  /**
+   * When the running turn began, or the prompt at the head of the queue (its agent still
+   * starting) left the queue; undefined when nothing runs.
+   */
+  turnStartedAt(sessionId: string): number | undefined {
+    const turn = this.ctx.registry.get(sessionId)?.turn;
+    if (turn) return turn.startedAt;
+    for (const prompt of this.waiting.get(sessionId) ?? []) if (prompt.startedAt !== undefined) return prompt.startedAt;
+    return undefined;
+  }
+
   /** Anything in flight the reaper must not cut: a turn, queued work or a pending permission. */
   isBusy(sessionId: string): boolean {
     const { registry, o } = this.ctx;
@@ -101,6 +114,8 @@ export class PromptQueue {
   private async runTurn(sessionId: string, prompt: WaitingPrompt, text: string, retry: boolean): Promise<void> {
     const { o } = this.ctx;
     const { clientMessageId } = prompt;
+    const startedAt = o.clock.now();
+    prompt.startedAt = startedAt;
     let live: LiveSession | undefined;
     try {
       // A prompt stopped before its turn needs no agent session (and its end is recorded).
@@ -115,7 +130,7 @@ export class PromptQueue {
       o.onDidChangeSession(sessionId);
       return;
     }
-    const turn = live.startTurn(clientMessageId);
+    const turn = live.startTurn(clientMessageId, startedAt);
     o.log.append(sessionId, 'turn_started', { clientMessageId });
     o.onDidChangeSession(sessionId);
     try {

@@ -12,6 +12,16 @@ import type { MappedEvent } from './update-mapper';
 export interface SessionRoutingDeps {
   /** A turn is in flight or a prompt waits for one (the view's `running`). */
   isRunning(sessionId: string): boolean;
+  /** When the running turn (or the prompt waiting for its agent to start) began. */
+  turnStartedAt(sessionId: string): number | undefined;
+}
+
+/** The view's progress fields, present only when known. */
+function progressOf(turnStartedAt: number | undefined, lastAgentActivityAt: number | undefined) {
+  return {
+    ...(turnStartedAt === undefined ? {} : { turnStartedAt }),
+    ...(lastAgentActivityAt === undefined ? {} : { lastAgentActivityAt }),
+  };
 }
 
 /**
@@ -34,6 +44,7 @@ export class SessionRouting {
       state: row.state,
       ...stateReasonOf(row),
       running: this.deps.isRunning(row.id),
+      ...progressOf(this.deps.turnStartedAt(row.id), this.ctx.registry.get(row.id)?.lastAgentActivityAt),
       pendingPermissions: this.ctx.o.gate.countFor(row.id),
       lastSeq: row.last_seq,
       createdAt: row.created_at,
@@ -120,8 +131,14 @@ export class SessionRouting {
     const { o, registry } = this.ctx;
     const agent = o.agent(row.agent_id);
     const live = new LiveSession(row.id, row.cwd, {
-      record: (id, e) => this.record(id, e),
-      permission: (id, req, signal) => o.gate.request(id, req, signal),
+      record: (id, e) => {
+        live.noteActivity(o.clock.now());
+        this.record(id, e);
+      },
+      permission: (id, req, signal) => {
+        live.noteActivity(o.clock.now());
+        return o.gate.request(id, req, signal);
+      },
     });
     let added = false;
     try {

@@ -30,7 +30,10 @@ export class SessionService {
       endWaiting: (id, reason) => this.prompts.endWaiting(id, reason),
       waitingSessions: () => this.prompts.waitingSessions(),
     });
-    this.routing = new SessionRouting(this.ctx, this.closer, { isRunning: (id) => this.prompts.isRunning(id) });
+    this.routing = new SessionRouting(this.ctx, this.closer, {
+      isRunning: (id) => this.prompts.isRunning(id),
+      turnStartedAt: (id) => this.prompts.turnStartedAt(id),
+    });
     this.prompts = new PromptQueue(this.ctx, { ensureLive: (id, retry): Promise<LiveSession> => this.routing.ensureLive(id, retry) });
   }
 

@@ -14,7 +14,14 @@ export class Turn {
   private current: TurnState = 'running';
   private resolveAbandoned!: (value: 'abandoned') => void;
 
-  constructor(readonly clientMessageId: string) {
+  /**
+   * @param startedAt when the prompt began its turn (host time): from the moment it left the
+   *   queue, so the time its agent took to start counts.
+   */
+  constructor(
+    readonly clientMessageId: string,
+    readonly startedAt = 0,
+  ) {
     this.abandoned = new Promise((resolve) => (this.resolveAbandoned = resolve));
   }
 

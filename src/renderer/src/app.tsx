@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { AgentLogPanel } from './components/agent-log-panel';
 import { Composer } from './components/composer/composer';
 import { ConnectionBanner } from './components/connection-banner';
 import { ErrorBoundary } from './components/error-boundary';
@@ -29,6 +30,7 @@ function SessionPane({ sessionId }: { sessionId: string }) {
   return (
     <>
       <SessionHeader />
+      <AgentLogPanel key={sessionId} sessionId={sessionId} />
       <TranscriptView key={sessionId} />
       <PermissionStack />
       <Composer key={sessionId} sessionId={sessionId} />

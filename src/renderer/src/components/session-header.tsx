@@ -6,6 +6,9 @@ export function SessionHeader() {
   const agent = useAppStore((s) => (session ? sessionsSelectors.agentName(s, session.agentId) : ''));
   const closeSession = useAppStore((s) => s.closeSession);
   const creating = useAppStore(sessionsSelectors.isCreatingCurrent);
+  const logOpen = useAppStore((s) => s.agentLog !== undefined && s.agentLog.sessionId === s.currentSessionId);
+  const openAgentLog = useAppStore((s) => s.openAgentLog);
+  const closeAgentLog = useAppStore((s) => s.closeAgentLog);
   if (!session) {
     // New session was clicked and the host has not answered yet.
     return creating ? (
@@ -30,6 +33,14 @@ export function SessionHeader() {
           </span>
         </p>
       </div>
+      <button
+        type="button"
+        className="button-secondary"
+        aria-pressed={logOpen}
+        onClick={() => (logOpen ? closeAgentLog(session.id) : void openAgentLog(session.id))}
+      >
+        Agent log
+      </button>
       <button
         type="button"
         className="button-secondary"

@@ -12,14 +12,17 @@ import { sessionsInitialState, type SessionsState } from './slices/sessions/init
 import { createSessionsActions, type SessionsActions } from './slices/sessions/actions';
 import { transcriptInitialState, type TranscriptState } from './slices/transcript/initial-state';
 import { createTranscriptActions, type TranscriptActions } from './slices/transcript/actions';
+import { agentLogInitialState, type AgentLogState } from './slices/agent-log/initial-state';
+import { createAgentLogActions, type AgentLogActions } from './slices/agent-log/actions';
 
-export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentsState;
+export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentsState & AgentLogState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
   HostActions &
   ComposerActions &
-  AgentsActions;
+  AgentsActions &
+  AgentLogActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -34,11 +37,13 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...hostInitialState,
     ...composerInitialState,
     ...agentsInitialState,
+    ...agentLogInitialState(deps.silenceAfterMs),
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
     ...createHostActions(set, get, deps),
     ...createComposerActions(set, get, deps),
     ...createAgentsActions(set, get, deps),
+    ...createAgentLogActions(set, get, deps),
   }));
 }

@@ -16,6 +16,8 @@ export interface StoreDeps {
    * app. Without it they are regrouped on every event (tests).
    */
   scheduleFrame?: FrameScheduler;
+  /** After this long without a word from the agent a running turn says so (default 10 s). */
+  silenceAfterMs?: number;
 }
 
 export const DEFAULT_PAGE_SIZE = 200;

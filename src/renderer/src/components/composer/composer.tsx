@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../../../shared/errors';
 import { useAppStore } from '../../store/context';
 import { composerSelectors } from '../../store/slices/composer/selectors';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
+import { RunStatus } from './run-status';
 
 const SEND_ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
   agent_unavailable: 'The agent could not be started.',
@@ -101,9 +102,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
         onKeyDown={onKeyDown}
       />
       <div className="composer-bar">
-        <span role="status" className="run-status">
-          {running ? 'Running' : ''}
-        </span>
+        <RunStatus />
         <span className="spacer" />
         {running ? (
           <button type="button" className="button-secondary" onClick={() => void cancelTurn()}>

@@ -123,7 +123,11 @@ export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: 
     case 'plan':
       return <PlanRow row={row} />;
     case 'stopped':
-      return <p className="row-note">{row.text}</p>;
+      return (
+        <p className="row-stopped" role="note">
+          {row.text}
+        </p>
+      );
     case 'error':
       return <ErrorRow row={row} />;
     case 'permission':

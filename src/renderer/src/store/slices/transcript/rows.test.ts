@@ -215,3 +215,22 @@ describe('lastUserPrompt', () => {
     expect(lastUserPrompt([])).toBeUndefined();
   });
 });
+
+describe('the Stopped mark', () => {
+  it('is left by every way a turn is stopped, saying which', () => {
+    const rows = buildRows([
+      ev(1, 'turn_ended', { stopReason: 'cancelled' }),
+      ev(2, 'turn_ended', { stopReason: 'cancelled', reason: 'cancelled_before_start' }),
+      ev(3, 'turn_ended', { stopReason: 'cancelled', reason: 'agent_ignored_cancel' }),
+      ev(4, 'turn_ended', { stopReason: 'cancelled', reason: 'closed_by_user' }),
+      ev(5, 'turn_ended', { stopReason: 'cancelled', reason: 'recovered' }),
+    ]);
+    expect(rows.map((r) => (r.type === 'stopped' ? r.text : r.type))).toEqual([
+      'Stopped',
+      'Stopped before the agent started on it',
+      'Stopped: the agent did not acknowledge Stop',
+      'Stopped: the session was closed',
+      'Stopped',
+    ]);
+  });
+});

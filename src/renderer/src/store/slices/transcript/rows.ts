@@ -10,6 +10,7 @@ import type {
   ToolCallLocation,
   ToolCallStatus,
   ToolKind,
+  TurnEndReason,
   TurnStopReason,
 } from '../../../../../shared/contract';
 
@@ -69,6 +70,25 @@ const STOP_NOTES: Readonly<Record<TurnStopReason, string | undefined>> = {
   max_turn_requests: 'Stopped: the agent reached its request limit',
   refusal: 'The agent refused to continue',
 };
+
+/**
+ * A cancelled turn says how it was stopped: by Stop (the agent acknowledged, ignored it, or
+ * the prompt never reached it) or by the session closing under it.
+ */
+const CANCEL_NOTES: Partial<Record<TurnEndReason, string>> = {
+  cancelled_before_start: 'Stopped before the agent started on it',
+  agent_ignored_cancel: 'Stopped: the agent did not acknowledge Stop',
+  closed_by_user: 'Stopped: the session was closed',
+  idle_timeout: 'Stopped: the session was put to sleep',
+  host_shutdown: 'Stopped: Switchboard shut down',
+  agent_exited: 'Stopped: the agent exited',
+};
+
+/** The note a turn's end leaves, if any. */
+export function stopNote(payload: EventOf<'turn_ended'>['payload']): string | undefined {
+  if (payload.stopReason === 'cancelled' && payload.reason) return CANCEL_NOTES[payload.reason] ?? STOP_NOTES.cancelled;
+  return STOP_NOTES[payload.stopReason];
+}
 
 type ToolEvent = EventOf<'tool_call'> | EventOf<'tool_call_update'>;
 
@@ -236,7 +256,7 @@ export class RowGrouper {
       case 'turn_started':
         break;
       case 'turn_ended': {
-        const note = STOP_NOTES[e.payload.stopReason];
+        const note = stopNote(e.payload);
         if (note) this.push({ type: 'stopped', key: `stop-${e.seq}`, text: note });
         break;
       }
