@@ -6,12 +6,14 @@
  *   node out/main/demo-agent.js [--data-dir DIR]
  *
  * `--stubborn` (tests): ignores stdin EOF and SIGTERM and keeps a helper process.
+ * `--auth required|status` (tests): asks for sign-in like real agents without an account (auth.ts).
  * stdout is the ACP stream (NDJSON); logs go to stderr.
  */
 import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { createDemoAgent } from './agent-app';
+import { DemoAuth } from './auth';
 import { HistoryStore } from './history-store';
 import { createDemoLogger } from './log';
 import { parseOptions } from './options';
@@ -34,7 +36,7 @@ const exit = (code: number, reason: string): never => {
   process.exit(code);
 };
 
-const agent = createDemoAgent({ store, log, crash: () => process.exit(1) });
+const agent = createDemoAgent({ store, log, crash: () => process.exit(1), auth: new DemoAuth(options.auth, process.env), env: process.env });
 
 const connection = agent.app.connect(
   acp.ndJsonStream(
