@@ -17,6 +17,11 @@ export const commandNameList = [
   'permissions:rules',
   'permissions:revoke',
   'settings:update',
+  'agents:authenticate',
+  'sessions:retry',
+  'sessions:archive',
+  'sessions:restore',
+  'sessions:delete',
 ] as const;
 
 export const eventNameList = [
@@ -25,6 +30,7 @@ export const eventNameList = [
   'permission:requested',
   'permission:resolved',
   'session:resync',
+  'session:deleted',
 ] as const;
 
 export const channelPrefix = 'sb:';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { WireErrorDetails, ErrorCode } from './errors';
-import { PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
+import { AuthRequest, PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
 
 export * from './events';
 export { ErrorCode, WireErrorDetails } from './errors';
@@ -36,6 +36,10 @@ export const SessionView = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
   lastActivityAt: z.number(),
+  /** Set while the agent waits for the person to sign in. */
+  auth: AuthRequest.optional(),
+  /** When the person archived it: hidden from the list, shown under Archived. */
+  archivedAt: z.number().optional(),
 });
 
 export const PermissionView = z.object({
@@ -152,6 +156,22 @@ export const RevokeRule = z.object({ sessionId: SessionId, ruleId: z.string().mi
 
 export const UpdateSettings = Settings.partial().strict();
 
+export const Authenticate = z
+  .object({
+    sessionId: SessionId,
+    methodId: z.string().min(1),
+    /** An `env_var` method: the value to store for the agent (kept out of logs and transcripts). */
+    value: z.string().min(1).max(100_000).optional(),
+  })
+  .strict();
+
+export const AuthenticateResult = z.object({
+  /** The agent accepted the sign-in (or the variable was stored and the agent restarted). */
+  ok: z.literal(true),
+  /** What happened, for the person ("Signed in with …"). */
+  message: z.string(),
+});
+
 export const commands = {
   'host:info': { req: Empty, res: HostInfo },
   'sessions:list': { req: Empty, res: z.array(SessionView) },
@@ -167,6 +187,14 @@ export const commands = {
   'permissions:rules': { req: BySession, res: z.array(PermissionRule) },
   'permissions:revoke': { req: RevokeRule, res: Ok },
   'settings:update': { req: UpdateSettings, res: Settings },
+  /** Sign in with one of the methods the session's agent asked for; the session then continues. */
+  'agents:authenticate': { req: Authenticate, res: AuthenticateResult },
+  /** Start a session whose agent failed to start, once, on purpose (the Retry button). */
+  'sessions:retry': { req: BySession, res: SessionView },
+  'sessions:archive': { req: BySession, res: SessionView },
+  'sessions:restore': { req: BySession, res: SessionView },
+  /** Removes the session, its transcript, prompts and permission records. */
+  'sessions:delete': { req: BySession, res: Ok },
 } as const;
 
 export const events = {
@@ -178,6 +206,8 @@ export const events = {
   'permission:requested': PermissionView,
   /** A permission request was answered or withdrawn: to every window watching its session. */
   'permission:resolved': z.object({ requestId: z.string(), sessionId: SessionId }),
+  /** A session was deleted: every window drops it. */
+  'session:deleted': z.object({ sessionId: SessionId }),
   /** The window fell too far behind; it must reload from `lastSeq` with transcript:since. */
   'session:resync': z.object({ sessionId: SessionId, lastSeq: z.number().int().nonnegative() }),
 } as const;
@@ -204,6 +234,7 @@ export type HostInfoT = z.output<typeof HostInfo>;
 export type AgentInfoT = z.output<typeof AgentInfo>;
 export type SwitchResultT = z.output<typeof SwitchResult>;
 export type EventPageT = z.output<typeof EventPage>;
+export type AuthenticateT = z.output<typeof Authenticate>;
 
 export const commandNames = Object.keys(commands) as CommandName[];
 export const eventNames = Object.keys(events) as EventName[];
@@ -253,5 +284,6 @@ export const WsFrame = z.union([
   eventFrame('permission:requested'),
   eventFrame('permission:resolved'),
   eventFrame('session:resync'),
+  eventFrame('session:deleted'),
 ]);
 export type WsFrameT = z.output<typeof WsFrame>;

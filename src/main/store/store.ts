@@ -3,6 +3,7 @@ import { SessionsRepo } from './sessions.repo';
 import { BrokersRepo } from './brokers.repo';
 import { PermissionsRepo } from './permissions.repo';
 import { SettingsRepo } from './settings.repo';
+import { SqliteAgentEnvStore, type AgentEnvStore } from './agent-env.repo';
 import type { Disposable } from '../util/lifecycle';
 
 /** The host's SQLite database and its repositories. */
@@ -11,12 +12,14 @@ export class Store implements Disposable {
   readonly brokers: BrokersRepo;
   readonly permissions: PermissionsRepo;
   readonly settings: SettingsRepo;
+  readonly agentEnv: AgentEnvStore;
 
   constructor(readonly db: Db) {
     this.sessions = new SessionsRepo(db);
     this.brokers = new BrokersRepo(db);
     this.permissions = new PermissionsRepo(db);
     this.settings = new SettingsRepo(db);
+    this.agentEnv = new SqliteAgentEnvStore(db);
   }
 
   static open(file: string, options?: OpenOptions): Store {

@@ -54,6 +54,17 @@ describe('migrations', () => {
     expect(tables(db)).toContain('settings');
   });
 
+  it('0005 adds archived_at and auth_request to sessions (existing rows not archived) and agent_env', () => {
+    const db = freshDb();
+    migrate(db, 4);
+    db.prepare(
+      `INSERT INTO sessions (id, agent_id, cwd, state, created_at, updated_at, last_activity_at) VALUES ('s', 'demo', '/', 'ENDED', 1, 1, 1)`,
+    ).run();
+    expect(migrate(db, 5)).toBe(5);
+    expect(db.prepare(`SELECT archived_at, auth_request FROM sessions WHERE id = 's'`).get()).toEqual({ archived_at: null, auth_request: null });
+    expect(tables(db)).toContain('agent_env');
+  });
+
   it('is idempotent: running again changes nothing', () => {
     const db = freshDb();
     migrate(db);
