@@ -31,6 +31,8 @@ export class Broker {
   readonly ready: Promise<void>;
   readonly exited: Promise<BrokerExit>;
   capabilities: acp.AgentCapabilities = {};
+  /** How the agent says a person can sign in (`initialize`'s `authMethods`), as sent. */
+  authMethods: readonly unknown[] = [];
 
   private readonly process: AgentProcess;
   private readonly router: SessionRouter;
@@ -185,6 +187,7 @@ export class Broker {
         this.exited.then(() => Promise.reject(this.exitError())),
       ]);
       this.capabilities = res.agentCapabilities ?? {};
+      this.authMethods = res.authMethods ?? [];
       this.initialized = true;
     } catch (err) {
       const error =

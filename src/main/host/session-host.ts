@@ -126,7 +126,7 @@ export class SessionHost implements HostPort {
       watchers: this.watchers,
       clock,
       logger: this.log.child('sessions'),
-      agent: (id) => this.agentList.find((a) => a.id === id),
+      agent: (id) => this.agentWithEnv(id),
       onDidChangeSession: (id) => this.changed(id),
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       closeTimeoutMs: 2_000,
@@ -321,10 +321,20 @@ export class SessionHost implements HostPort {
     });
   }
 
+  /** An agent's definition with the variables stored for it (a sign-in) in its environment. */
+  private agentWithEnv(id: string): AgentDefinition | undefined {
+    const agent = this.agentList.find((a) => a.id === id);
+    return agent && { ...agent, env: { ...agent.env, ...this.store.agentEnv.get(id) } };
+  }
+
   private changed(sessionId: string): void {
     if (this.clients.size === 0) return;
     const row = this.store.sessions.get(sessionId);
-    if (!row) return;
+    if (!row) {
+      // Gone from the store: it was deleted.
+      for (const client of this.clients.values()) client.send('session:deleted', { sessionId });
+      return;
+    }
     const view = this.service.view(row);
     for (const client of this.clients.values()) client.send('session:updated', view);
   }

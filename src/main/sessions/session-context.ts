@@ -28,6 +28,8 @@ export interface SessionServiceOptions {
   timers: TimerQueue;
   /** How long after Stop a turn waits for the agent before it is ended without it. */
   stopGraceMs: number;
+  /** Whether the host runs as root (agents that refuse root get a hint); default `process.getuid?.() === 0`. */
+  runsAsRoot?: boolean;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { SessionViewT, SwitchResultT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
-import { displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
+import { authRequestOf, displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
+import { recordAuthRequired, startFailureReason } from './sign-in';
 import { LiveSession } from './live-session';
 import { errorPayload } from './prompt-turn';
 import type { SessionCloser } from './session-closer';
@@ -39,6 +40,8 @@ export class SessionRouting {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
       lastActivityAt: row.last_activity_at,
+      ...authRequestOf(row),
+      ...(row.archived_at !== null ? { archivedAt: row.archived_at } : {}),
     };
   }
 
@@ -142,6 +145,10 @@ export class SessionRouting {
       });
       if (live.isDetached) throw new AppError('invalid_state', 'The session was closed while it started');
       o.store.sessions.setAcpSessionId(row.id, started.acpSessionId, o.clock.now());
+      // A sign-in asked for while starting is done once a session started.
+      if (authRequestOf(this.ctx.row(row.id)).auth?.during === 'start') {
+        o.store.sessions.setAuthRequest(row.id, null, o.clock.now());
+      }
       if (started.mode === 'recreated') {
         o.log.append(row.id, 'notice', { kind: 'session_recreated', text: `${agent.name} could not restore this session; started a new one with the conversation so far.` });
       }
@@ -153,11 +160,14 @@ export class SessionRouting {
       // has ended it and said why; recording here too would put an event after the close.
       const takenOver = added && !registry.remove(live);
       live.detach();
+      // Read before the release: the methods it listed in `initialize` are part of a sign-in.
+      const broker = o.pool.brokerOf(row.id);
       if (added) await o.pool.release(row.id).catch(() => {});
       const error = err instanceof AppError ? err : agent ? describeAgentError(agent, 'start', err) : new AppError('internal', String(err));
       if (!takenOver && !this.closer.isClosing(row.id)) {
         o.log.append(row.id, 'error', errorPayload(error));
-        this.closer.endStored(row.id, error.code === 'crash_loop' ? 'crash_loop' : 'start_failed');
+        if (error.code === 'auth_required' && agent) recordAuthRequired(this.ctx, row.id, agent, error, 'start', broker);
+        this.closer.endStored(row.id, startFailureReason(error));
       }
       throw error;
     }
