@@ -86,7 +86,7 @@ export function createDemoAgent({ store, log, crash, auth, env }: DemoAgentDeps)
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          sessionCapabilities: { list: {}, resume: {}, close: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
         },
         agentInfo: { name: 'demo-agent', title: 'Switchboard demo agent', version: '0.1.0' },
         authMethods: auth.methods,
@@ -232,6 +232,14 @@ export function createDemoAgent({ store, log, crash, auth, env }: DemoAgentDeps)
       session.journal.flush();
       live.delete(session.id);
       log.info('session closed', { sessionId: session.id });
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.delete, ({ params }) => {
+      const session = live.get(params.sessionId);
+      session?.turn?.abort();
+      live.delete(params.sessionId);
+      if (!store.remove(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
+      log.info('session deleted', { sessionId: params.sessionId });
       return {};
     })
     .onRequest(acp.methods.agent.session.list, ({ params }) => ({

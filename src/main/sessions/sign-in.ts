@@ -113,7 +113,8 @@ export class SignIn {
       const live = registry.get(sessionId);
       const own = live?.broker?.isAlive ? live.broker : undefined;
       // The agent that will run the session: a broker this session owns keeps it for the start.
-      const broker = own ?? (await o.pool.acquire(sessionId, agent, { retry: true }));
+      // Read again: a variable stored just now is part of its environment.
+      const broker = own ?? (await o.pool.acquire(sessionId, o.agent(agent.id) ?? agent, { retry: true }));
       try {
         await broker.request(acp.methods.agent.authenticate, { methodId }, o.requestTimeoutMs);
       } catch (err) {
