@@ -1,7 +1,8 @@
 import type { SessionViewT, SwitchResultT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { authRequestOf, displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
-import { recordAuthRequired, startFailureReason } from './sign-in';
+import { rootHint } from './auth-request';
+import { isRoot, recordAuthRequired, startFailureReason } from './sign-in';
 import { LiveSession } from './live-session';
 import { errorPayload } from './prompt-turn';
 import type { SessionCloser } from './session-closer';
@@ -166,8 +167,10 @@ export class SessionRouting {
       const error = err instanceof AppError ? err : agent ? describeAgentError(agent, 'start', err) : new AppError('internal', String(err));
       if (!takenOver && !this.closer.isClosing(row.id)) {
         o.log.append(row.id, 'error', errorPayload(error));
-        if (error.code === 'auth_required' && agent) recordAuthRequired(this.ctx, row.id, agent, error, 'start', broker);
-        this.closer.endStored(row.id, startFailureReason(error));
+        // An agent refusing to run as root is set up like a sign-in: the panel offers IS_SANDBOX.
+        const signIn = agent && (error.code === 'auth_required' || rootHint(error.message, { root: isRoot(o), stderrTail: error.details?.stderrTail ?? broker?.stderrTail }));
+        if (signIn) recordAuthRequired(this.ctx, row.id, agent, error, 'start', broker);
+        this.closer.endStored(row.id, signIn ? 'auth_required' : startFailureReason(error));
       }
       throw error;
     }

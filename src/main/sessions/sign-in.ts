@@ -45,6 +45,11 @@ export function assertStartable(row: SessionRow, agentName: string): void {
   throw new AppError('invalid_state', `${agentName} could not be started, so the message was not sent: press Retry, or fix the agent's command.`);
 }
 
+/** Whether the host runs as root (some agents refuse it). */
+export function isRoot(o: SessionContext['o']): boolean {
+  return o.runsAsRoot ?? process.getuid?.() === 0;
+}
+
 /** Records that the agent asks for sign-in: the transcript event, and the request on the view. */
 export function recordAuthRequired(
   ctx: SessionContext,
@@ -59,7 +64,7 @@ export function recordAuthRequired(
     agent,
     listed: broker?.authMethods ?? [],
     stderrTail: broker?.stderrTail ?? error.details?.stderrTail,
-    root: o.runsAsRoot ?? process.getuid?.() === 0,
+    root: isRoot(o),
   });
   o.log.append(sessionId, 'auth_required', request);
   o.store.sessions.setAuthRequest(sessionId, request, o.clock.now());
