@@ -8,15 +8,18 @@ import { permissionsInitialState, type PermissionsState } from './slices/permiss
 import { createPermissionsActions, type PermissionsActions } from './slices/permissions/actions';
 import { sessionsInitialState, type SessionsState } from './slices/sessions/initial-state';
 import { createSessionsActions, type SessionsActions } from './slices/sessions/actions';
+import { lifecycleInitialState, type LifecycleState } from './slices/lifecycle/initial-state';
+import { createLifecycleActions, type LifecycleActions } from './slices/lifecycle/actions';
 import { transcriptInitialState, type TranscriptState } from './slices/transcript/initial-state';
 import { createTranscriptActions, type TranscriptActions } from './slices/transcript/actions';
 
-export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState;
+export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & LifecycleState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
   HostActions &
-  ComposerActions;
+  ComposerActions &
+  LifecycleActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -30,10 +33,12 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...permissionsInitialState,
     ...hostInitialState,
     ...composerInitialState,
+    ...lifecycleInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
     ...createHostActions(set, get, deps),
     ...createComposerActions(set, get, deps),
+    ...createLifecycleActions(set, get, deps),
   }));
 }
