@@ -29,6 +29,17 @@ export interface BrokerPoolOptions {
   crashWindowMs?: number;
 }
 
+/**
+ * Two definitions start the same process: same agent, command, arguments and environment. A
+ * variable stored for the agent since a broker started (a sign-in) means a new process, never
+ * joining the one that lacks it.
+ */
+function sameLaunch(a: AgentDefinition, b: AgentDefinition): boolean {
+  if (a.id !== b.id || a.command !== b.command || a.args.join('\0') !== b.args.join('\0')) return false;
+  const ka = Object.keys(a.env);
+  return ka.length === Object.keys(b.env).length && ka.every((k) => a.env[k] === b.env[k]);
+}
+
 export type BrokerCrashListener = (broker: Broker, sessionIds: string[], exit: BrokerExit) => void;
 
 /**
@@ -77,7 +88,7 @@ export class BrokerPool implements Disposable {
   async acquire(sessionId: string, agent: AgentDefinition, options: { retry?: boolean } = {}): Promise<Broker> {
     if (this.closed) throw new AppError('shutting_down', 'Switchboard is shutting down');
     const current = this.brokerOf(sessionId);
-    if (current && current.agent.id === agent.id) {
+    if (current && sameLaunch(current.agent, agent)) {
       await current.ready;
       return current;
     }
@@ -90,7 +101,7 @@ export class BrokerPool implements Disposable {
     this.checkCrashLoop(agent);
 
     let broker = [...this.brokers.values()].find(
-      (b) => b.agent.id === agent.id && b.isAlive && (this.owners.get(b.id)?.size ?? 0) < this.opts.maxSessionsPerBroker,
+      (b) => sameLaunch(b.agent, agent) && b.isAlive && (this.owners.get(b.id)?.size ?? 0) < this.opts.maxSessionsPerBroker,
     );
     if (!broker) broker = this.spawn(agent);
     this.addOwner(broker, sessionId);

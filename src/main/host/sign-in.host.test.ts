@@ -191,3 +191,26 @@ describe('archive, restore and delete, whatever the state', () => {
     expect(h.host.store.sessions.get(view.id)).toBeUndefined();
   });
 });
+
+describe('sign-in with a variable while another session shares the agent', () => {
+  it('starts a new agent process with the variable instead of joining the one without it', async () => {
+    const spy = spyAcp();
+    delete process.env[DEMO_KEY];
+    h = await startHarness({ demoAgentArgs: ['--auth', 'status'] });
+    const w = h.window();
+    // B keeps the agent process without the variable running; A shares it.
+    const b = await w.call('sessions:create', {});
+    await w.call('sessions:switch', { sessionId: b.id });
+    await w.waitForState(b.id, 'ACTIVE');
+    const a = await w.call('sessions:create', {});
+    await w.call('sessions:switch', { sessionId: a.id });
+    await w.waitForState(a.id, 'ACTIVE');
+    expect(h.host.pool.liveBrokers).toHaveLength(1);
+    expect((await w.prompt(a.id, 'first')).payload).toMatchObject({ stopReason: 'error' });
+    await w.call('agents:authenticate', { sessionId: a.id, methodId: 'demo-api-key', value: 'k-1' });
+    await w.waitForState(a.id, 'ACTIVE', undefined, w.mark());
+    expect((await w.prompt(a.id, 'second')).payload).toMatchObject({ stopReason: 'end_turn' });
+    expect(spy.count(acp.methods.agent.initialize)).toBe(2);
+    expect(h.host.pool.liveBrokers).toHaveLength(2);
+  });
+});
