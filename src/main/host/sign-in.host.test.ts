@@ -136,6 +136,8 @@ describe('sign-in: an agent that says "not logged in" and refuses the first prom
     const view = await w.call('sessions:create', {});
     await w.call('sessions:switch', { sessionId: view.id });
     await w.waitForState(view.id, 'ACTIVE');
+    // Its "Not logged in" status (a message outside any turn) shows the sign-in before any prompt.
+    await w.waitFor('session:updated', (v) => v.id === view.id && v.auth?.message === 'Not logged in. Run /login or set SWITCHBOARD_DEMO_API_KEY.');
     const end = await w.prompt(view.id, 'first');
     expect(end.payload).toMatchObject({ stopReason: 'error' });
     const after = h.host.service.view(h.host.service.row(view.id));

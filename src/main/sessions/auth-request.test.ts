@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentDefinition } from '../brokers/agent-definition';
-import { buildAuthRequest, toMethodView } from './auth-request';
+import { buildAuthRequest, isAuthStatus, toMethodView } from './auth-request';
 
 const agent: AgentDefinition = { id: 'claude', name: 'Claude', command: 'npx', args: ['@agentclientprotocol/claude-agent-acp'], env: {} };
 const base = { agent, listed: [], root: false };
@@ -50,6 +50,12 @@ describe('auth requests: what an agent asks becomes methods a person can act on'
     expect(buildAuthRequest(message, undefined, 'start', base).hint).toBeUndefined();
     // The stderr tail counts too: adapters often log the refusal there.
     expect(buildAuthRequest('Internal error', undefined, 'start', { ...base, root: true, stderrTail: ['Error: running as root'] }).hint).toBeDefined();
+  });
+
+  it('tells a "not logged in" status from ordinary talk', () => {
+    expect(isAuthStatus('Not logged in. Run /login')).toBe(true);
+    expect(isAuthStatus('Please sign in to continue')).toBe(true);
+    expect(isAuthStatus('I logged in to the server and fixed it')).toBe(false);
   });
 
   it('skips entries it cannot read instead of failing', () => {

@@ -13,6 +13,13 @@ export const AUTH_REQUIRED_CODE = -32000;
 /** The variable Claude's tools want before they run as root. */
 export const SANDBOX_ENV = 'IS_SANDBOX';
 
+/** A status line an agent sends as a message when it started without an account ("Not logged in"). */
+const AUTH_STATUS = /\bnot (?:logged|signed) in\b|\b(?:log|sign) ?in (?:first|required)\b|\bplease (?:log|sign) ?in\b/i;
+
+export function isAuthStatus(text: string): boolean {
+  return AUTH_STATUS.test(text);
+}
+
 /** An error that asks for sign-in. */
 export function isAuthError(err: unknown): boolean {
   return err instanceof acp.RequestError && err.code === AUTH_REQUIRED_CODE;

@@ -1,7 +1,7 @@
 import type { SessionViewT, SwitchResultT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { authRequestOf, displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
-import { rootHint } from './auth-request';
+import { isAuthStatus, rootHint } from './auth-request';
 import { isRoot, recordAuthRequired, startFailureReason } from './sign-in';
 import { LiveSession } from './live-session';
 import { errorPayload } from './prompt-turn';
@@ -183,6 +183,19 @@ export class SessionRouting {
       o.store.sessions.setTitle(sessionId, e.payload.title, o.clock.now());
       o.onDidChangeSession(sessionId);
     }
+    if (e.kind === 'agent_message' && isAuthStatus(e.payload.text)) this.onAuthStatus(sessionId, e.payload.text);
+  }
+
+  /**
+   * An agent that started the session but says, outside any turn, that it is not logged in
+   * (its first prompt will fail): the sign-in it offers is shown now, not after that failure.
+   */
+  private onAuthStatus(sessionId: string, text: string): void {
+    const { o, registry } = this.ctx;
+    const live = registry.get(sessionId);
+    const broker = live?.broker ?? o.pool.brokerOf(sessionId);
+    if (live?.turn || !broker || o.store.sessions.get(sessionId)?.auth_request) return;
+    recordAuthRequired(this.ctx, sessionId, broker.agent, new AppError('auth_required', text.trim()), 'prompt', broker);
   }
 
   private setAttachment(sessionId: string): void {
