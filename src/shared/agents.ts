@@ -32,7 +32,7 @@ export const AgentEnvView = z.object({
   set: z.boolean(),
 });
 
-export const AuthMethodView = z.object({
+export const AgentAuthMethod = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().optional(),
@@ -50,7 +50,7 @@ export const AgentTestResult = z.discriminatedUnion('ok', [
     agentVersion: z.string().optional(),
     protocolVersion: z.number(),
     capabilities: z.json(),
-    authMethods: z.array(AuthMethodView),
+    authMethods: z.array(AgentAuthMethod),
   }),
   z.object({
     ok: z.literal(false),

@@ -24,6 +24,11 @@ export const commandNameList = [
   'agents:presets',
   'agents:log',
   'agents:unfollow',
+  'agents:authenticate',
+  'sessions:retry',
+  'sessions:archive',
+  'sessions:restore',
+  'sessions:delete',
 ] as const;
 
 export const eventNameList = [
@@ -35,6 +40,7 @@ export const eventNameList = [
   'agents:changed',
   'agents:progress',
   'agent:log',
+  'session:deleted',
 ] as const;
 
 export const channelPrefix = 'sb:';

@@ -99,6 +99,17 @@ const samples: { [K in Kind]: EventOf<K>['payload'] } = {
   error: { code: 'agent_exited', message: 'Demo exited with code 1', stderrTail: ['boom'] },
   notice: { kind: 'agent_exited', text: 'Demo exited; the next prompt restarts it.' },
   agent_update: { sessionUpdate: 'current_mode_update', extra: { currentModeId: 'plan' } },
+  auth_required: {
+    message: 'Gemini asks you to sign in: Authentication required',
+    methods: [
+      { id: 'oauth-personal', name: 'Log in with Google', kind: 'agent' },
+      { id: 'gemini-api-key', name: 'Gemini API key', description: 'Use a key', kind: 'env_var', envVar: 'GEMINI_API_KEY' },
+      { id: 'login', name: 'Terminal', kind: 'terminal', command: 'claude /login' },
+      { id: 'env:IS_SANDBOX', name: 'Set IS_SANDBOX=1', kind: 'env_var', envVar: 'IS_SANDBOX', fromHint: true },
+    ],
+    hint: 'set IS_SANDBOX=1',
+    during: 'start',
+  },
   unreadable: { storedKind: 'mode_changed', raw: '{"mode":1}' },
 };
 
@@ -119,6 +130,7 @@ const wrong: Record<Kind, unknown> = {
   error: { code: 'oops', message: 'x' },
   notice: { kind: 'gossip', text: 'x' },
   agent_update: { sessionUpdate: 5, extra: {} },
+  auth_required: { message: 'x', methods: [{ id: 'm', name: 'M', kind: 'password' }], during: 'start' },
   unreadable: { storedKind: 'x' },
 };
 

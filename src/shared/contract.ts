@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { WireErrorDetails, ErrorCode } from './errors';
 import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './agents';
-import { PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
+import { AuthRequest, PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
 
 export * from './events';
 export * from './agents';
@@ -48,6 +48,10 @@ export const SessionView = z.object({
    * pushed per update: windows also take the time of the last agent event they received.
    */
   lastAgentActivityAt: z.number().optional(),
+  /** Set while the agent waits for the person to sign in. */
+  auth: AuthRequest.optional(),
+  /** When the person archived it: hidden from the list, shown under Archived. */
+  archivedAt: z.number().optional(),
 });
 
 export const PermissionView = z.object({
@@ -215,6 +219,22 @@ export const AgentLog = z.object({
   truncated: z.boolean(),
 });
 
+export const Authenticate = z
+  .object({
+    sessionId: SessionId,
+    methodId: z.string().min(1),
+    /** An `env_var` method: the value to store for the agent (kept out of logs and transcripts). */
+    value: z.string().min(1).max(100_000).optional(),
+  })
+  .strict();
+
+export const AuthenticateResult = z.object({
+  /** The agent accepted the sign-in (or the variable was stored and the agent restarted). */
+  ok: z.literal(true),
+  /** What happened, for the person ("Signed in with …"). */
+  message: z.string(),
+});
+
 export const commands = {
   'host:info': { req: Empty, res: HostInfo },
   'sessions:list': { req: Empty, res: z.array(SessionView) },
@@ -237,6 +257,14 @@ export const commands = {
   'agents:presets': { req: ListAgents, res: z.array(AgentPresetView) },
   'agents:log': { req: OpenAgentLog, res: AgentLog },
   'agents:unfollow': { req: BySession, res: Ok },
+  /** Sign in with one of the methods the session's agent asked for; the session then continues. */
+  'agents:authenticate': { req: Authenticate, res: AuthenticateResult },
+  /** Start a session whose agent failed to start, once, on purpose (the Retry button). */
+  'sessions:retry': { req: BySession, res: SessionView },
+  'sessions:archive': { req: BySession, res: SessionView },
+  'sessions:restore': { req: BySession, res: SessionView },
+  /** Removes the session, its transcript, prompts and permission records. */
+  'sessions:delete': { req: BySession, res: Ok },
 } as const;
 
 export const events = {
@@ -248,6 +276,8 @@ export const events = {
   'permission:requested': PermissionView,
   /** A permission request was answered or withdrawn: to every window watching its session. */
   'permission:resolved': z.object({ requestId: z.string(), sessionId: SessionId }),
+  /** A session was deleted: every window drops it. */
+  'session:deleted': z.object({ sessionId: SessionId }),
   /** The window fell too far behind; it must reload from `lastSeq` with transcript:since. */
   'session:resync': z.object({ sessionId: SessionId, lastSeq: z.number().int().nonnegative() }),
   /** The agent catalogue changed (saved, removed, imported, tested): to every window. */
@@ -284,6 +314,7 @@ export type AgentInfoT = z.output<typeof AgentInfo>;
 export type SwitchResultT = z.output<typeof SwitchResult>;
 export type EventPageT = z.output<typeof EventPage>;
 export type AgentLogT = z.output<typeof AgentLog>;
+export type AuthenticateT = z.output<typeof Authenticate>;
 
 export const commandNames = Object.keys(commands) as CommandName[];
 export const eventNames = Object.keys(events) as EventName[];
@@ -336,5 +367,6 @@ export const WsFrame = z.union([
   eventFrame('agents:changed'),
   eventFrame('agents:progress'),
   eventFrame('agent:log'),
+  eventFrame('session:deleted'),
 ]);
 export type WsFrameT = z.output<typeof WsFrame>;

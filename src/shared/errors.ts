@@ -11,6 +11,8 @@ export const ErrorCode = z.enum([
   'agent_exited',
   'agent_error',
   'agent_unavailable',
+  /** The agent refused until the person signs in. */
+  'auth_required',
   'permission_timeout',
   'permission_answered',
   'crash_loop',

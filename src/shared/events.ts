@@ -29,7 +29,12 @@ export const StateReason = z.enum([
   /** The registry entry no longer matched a live agent session; it was stopped to be resumed. */
   'stale',
   'crash_loop',
+  /** ENDED: the agent started but `initialize`, `session/new` or the like failed (not a sign-in). */
   'start_failed',
+  /** ENDED: the agent refused to start a session until the person signs in (see `auth_required`). */
+  'auth_required',
+  /** ENDED: the agent's process could not be started at all (no such command, it died at once). */
+  'agent_unavailable',
 ]);
 export type StateReason = z.output<typeof StateReason>;
 
@@ -42,7 +47,7 @@ export const PermissionCancelReason = z.enum([...StateReason.options, 'agent_wit
 export type PermissionCancelReason = z.output<typeof PermissionCancelReason>;
 
 /** What a host notice in the transcript is about. */
-export const NoticeKind = z.enum(['session_recreated', 'stop_timeout', 'agent_exited']);
+export const NoticeKind = z.enum(['session_recreated', 'stop_timeout', 'agent_exited', 'signed_in']);
 export type NoticeKind = z.output<typeof NoticeKind>;
 
 /** As ACP fixes them. */
@@ -135,6 +140,40 @@ export const PermissionDecider = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('cancel'), reason: PermissionCancelReason }),
 ]);
 
+/**
+ * How a person signs in with one method: `agent` (Switchboard calls ACP `authenticate`),
+ * `env_var` (the person gives a value Switchboard puts in the agent's environment), `terminal`
+ * (the person runs a command; ACP forbids passing it to `authenticate`).
+ */
+export const AuthMethodKind = z.enum(['agent', 'env_var', 'terminal']);
+export type AuthMethodKind = z.output<typeof AuthMethodKind>;
+
+export const AuthMethodView = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  kind: AuthMethodKind,
+  /** `env_var`: the variable the agent reads. */
+  envVar: z.string().optional(),
+  /** `terminal`: the exact command line to run. */
+  command: z.string().optional(),
+  /** Not listed by the agent: Switchboard read it from the agent's message or knows the case (root). */
+  fromHint: z.boolean().optional(),
+});
+export type AuthMethodView = z.output<typeof AuthMethodView>;
+
+/** The agent asked for sign-in: its own words, the methods it offers, and a hint of ours where we know one. */
+export const AuthRequest = z.object({
+  /** The agent's message, as it sent it. */
+  message: z.string(),
+  methods: z.array(AuthMethodView),
+  /** Switchboard's own advice (e.g. `IS_SANDBOX=1` for an agent that refuses to run as root). */
+  hint: z.string().optional(),
+  /** Whether starting the session or a prompt was refused. */
+  during: z.enum(['start', 'prompt']),
+});
+export type AuthRequest = z.output<typeof AuthRequest>;
+
 /** A message chunk: its text, and the message it belongs to where the agent names one. */
 const text = z.object({ text: z.string(), messageId: z.string().optional(), extra: Extra.optional() });
 /** Older rows end or start turns without naming the prompt. */
@@ -190,6 +229,7 @@ export const eventPayloads = {
   /** `kind` is absent in rows written before notice kinds existed. */
   notice: z.object({ kind: NoticeKind.optional(), text: z.string(), stderrTail: z.array(z.string()).optional() }),
   agent_update: z.union([AgentUpdateNow, AgentUpdateBefore]),
+  auth_required: AuthRequest,
 } as const;
 
 export type EventPayloads = typeof eventPayloads;
@@ -227,6 +267,7 @@ export const SessionEvent = z.discriminatedUnion('kind', [
   variant('error', eventPayloads.error),
   variant('notice', eventPayloads.notice),
   variant('agent_update', eventPayloads.agent_update),
+  variant('auth_required', eventPayloads.auth_required),
   variant('unreadable', UnreadablePayload),
 ]);
 export type SessionEventT = z.output<typeof SessionEvent>;

@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentContext, ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { DemoAuth } from './auth';
+import { NOT_LOGGED_IN } from './auth';
 import { availableCommands } from './commands';
 import { type HistoryStore, SessionJournal, type SessionMeta } from './history-store';
 import type { DemoLogger } from './log';
@@ -28,6 +30,9 @@ export type DemoAgentDeps = {
   log: DemoLogger;
   /** Ends the process at once; `/crash` uses it. */
   crash: () => never;
+  /** Sign-in as the mode asks (`--auth`); its environment decides whether the key is set. */
+  auth: DemoAuth;
+  env: NodeJS.ProcessEnv;
 };
 
 export type DemoAgent = {
@@ -36,7 +41,7 @@ export type DemoAgent = {
   flush(): void;
 };
 
-export function createDemoAgent({ store, log, crash }: DemoAgentDeps): DemoAgent {
+export function createDemoAgent({ store, log, crash, auth, env }: DemoAgentDeps): DemoAgent {
   const live = new Map<string, LiveSession>();
 
   const goLive = (meta: SessionMeta, cwd: string): LiveSession => {
@@ -81,11 +86,16 @@ export function createDemoAgent({ store, log, crash }: DemoAgentDeps): DemoAgent
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          sessionCapabilities: { list: {}, resume: {}, close: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
         },
         agentInfo: { name: 'demo-agent', title: 'Switchboard demo agent', version: '0.1.0' },
-        authMethods: [],
+        authMethods: auth.methods,
       };
+    })
+    .onRequest(acp.methods.agent.authenticate, ({ params }) => {
+      auth.authenticate(params.methodId, env);
+      log.info('authenticated', { methodId: params.methodId });
+      return {};
     })
     // Prompt and cancel come first on purpose: the SDK dispatches messages
     // concurrently and every handler registered earlier costs a message one
@@ -94,6 +104,7 @@ export function createDemoAgent({ store, log, crash }: DemoAgentDeps): DemoAgent
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
       const session = live.get(params.sessionId);
       if (!session) throw acp.RequestError.sessionNotFound(params.sessionId);
+      auth.checkPrompt();
       // One turn at a time per session, rejected rather than queued: a queue
       // would hide a client that forgets to wait for the previous stopReason.
       if (session.turn) {
@@ -172,6 +183,7 @@ export function createDemoAgent({ store, log, crash }: DemoAgentDeps): DemoAgent
       session?.turn?.abort();
     })
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+      auth.checkNewSession();
       const now = new Date().toISOString();
       const meta: SessionMeta = {
         sessionId: randomUUID(),
@@ -185,6 +197,10 @@ export function createDemoAgent({ store, log, crash }: DemoAgentDeps): DemoAgent
       const session = goLive(meta, params.cwd);
       log.info('session created', { sessionId: session.id, cwd: params.cwd });
       await announce(client, session);
+      // Like agents that start without an account and say so in the session, not as an error.
+      if (auth.mode === 'status' && !auth.isSignedIn) {
+        await notify(client, session.id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: NOT_LOGGED_IN } });
+      }
       return { sessionId: session.id };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
@@ -225,6 +241,14 @@ export function createDemoAgent({ store, log, crash }: DemoAgentDeps): DemoAgent
       session.journal.flush();
       live.delete(session.id);
       log.info('session closed', { sessionId: session.id });
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.delete, ({ params }) => {
+      const session = live.get(params.sessionId);
+      session?.turn?.abort();
+      live.delete(params.sessionId);
+      if (!store.remove(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
+      log.info('session deleted', { sessionId: params.sessionId });
       return {};
     })
     .onRequest(acp.methods.agent.session.list, ({ params }) => ({

@@ -49,7 +49,7 @@ describe('demo agent: lifecycle', () => {
     expect(init.protocolVersion).toBe(acp.PROTOCOL_VERSION);
     expect(init.agentInfo?.name).toBe('demo-agent');
     expect(init.agentCapabilities?.loadSession).toBe(true);
-    expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, resume: {}, close: {} });
+    expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, resume: {}, close: {}, delete: {} });
   });
 
   it('sends available commands and session info before the session/new answer resolves', async () => {

@@ -6,6 +6,7 @@
  *   node out/main/demo-agent.js [--data-dir DIR]
  *
  * `--stubborn` (tests): ignores stdin EOF and SIGTERM and keeps a helper process.
+ * `--auth required|status` (tests): asks for sign-in like real agents without an account (auth.ts).
  * stdout is the ACP stream (NDJSON); logs go to stderr.
  */
 import { spawn } from 'node:child_process';
@@ -13,6 +14,7 @@ import { Readable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { createDemoAgent } from './agent-app';
 import { batchedOutput } from './batched-output';
+import { DemoAuth } from './auth';
 import { HistoryStore } from './history-store';
 import { createDemoLogger } from './log';
 import { parseOptions } from './options';
@@ -38,10 +40,15 @@ const exit = (code: number, reason: string): never => {
 };
 
 // What was sent before the crash has left, as it would have with unbuffered writes.
-const agent = createDemoAgent({ store, log, crash: () => {
+const agent = createDemoAgent({
+  store,
+  log,
+  crash: () => {
     output.flush();
     return process.exit(1);
   },
+  auth: new DemoAuth(options.auth, process.env),
+  env: process.env,
 });
 
 const connection = agent.app.connect(acp.ndJsonStream(output.stream, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));

@@ -11,7 +11,7 @@
  * All writes are synchronous: one process, one writer per session, and a sync
  * append cannot be reordered or lost to a `process.exit` (see `/crash`).
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 
@@ -93,6 +93,14 @@ export class HistoryStore {
       }
     }
     return entries;
+  }
+
+  /** `session/delete`: the session's files go; true if it existed. */
+  remove(sessionId: string): boolean {
+    const existed = existsSync(this.metaPath(sessionId));
+    rmSync(this.metaPath(sessionId), { force: true });
+    rmSync(this.historyPath(sessionId), { force: true });
+    return existed;
   }
 
   private writeMeta(meta: SessionMeta): void {

@@ -7,10 +7,20 @@ import { parseLogLevel, type LogLevel } from './log';
  * `stubborn`: behave like the worst real agents seen in the wild, for the host's tests: ignore
  * stdin EOF and SIGTERM, and keep a helper process in the same process group.
  */
-export type DemoAgentOptions = { dataDir: string; logLevel: LogLevel; stubborn: boolean };
+export type DemoAgentOptions = { dataDir: string; logLevel: LogLevel; stubborn: boolean; auth: AuthMode };
+
+/**
+ * How the demo agent asks for sign-in, like real agents without an account:
+ * `none` (default); `required`: lists its methods in `initialize` and refuses `session/new`
+ * with -32000 until `authenticate` succeeds or `SWITCHBOARD_DEMO_API_KEY` is in its
+ * environment; `status`: `session/new` works, says "not logged in", and the first prompt fails.
+ */
+export const AUTH_MODES = ['none', 'required', 'status'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
 
 export const DATA_DIR_ENV = 'SWITCHBOARD_DEMO_DIR';
 export const LOG_LEVEL_ENV = 'SWITCHBOARD_DEMO_LOG';
+export const AUTH_ENV = 'SWITCHBOARD_DEMO_AUTH';
 
 /**
  * `--data-dir DIR` (or `--data-dir=DIR`) wins over `SWITCHBOARD_DEMO_DIR`.
@@ -20,6 +30,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): D
   let dataDir: string | undefined;
   let logLevel: string | undefined;
   let stubborn = false;
+  let auth: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
@@ -27,10 +38,11 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): D
       stubborn = true;
       continue;
     }
-    if (flag === '--data-dir' || flag === '--log-level') {
+    if (flag === '--data-dir' || flag === '--log-level' || flag === '--auth') {
       const value = inline ?? argv[++i];
       if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
       if (flag === '--data-dir') dataDir = value;
+      else if (flag === '--auth') auth = value;
       else logLevel = value;
     }
   }
@@ -38,7 +50,15 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): D
     dataDir: resolve(dataDir ?? env[DATA_DIR_ENV] ?? join(tmpdir(), 'switchboard-demo-agent')),
     logLevel: parseLogLevel(logLevel ?? env[LOG_LEVEL_ENV]),
     stubborn,
+    auth: parseAuthMode(auth ?? env[AUTH_ENV]),
   };
+}
+
+function parseAuthMode(value: string | undefined): AuthMode {
+  if (value === undefined || value === '') return 'none';
+  const mode = AUTH_MODES.find((m) => m === value);
+  if (!mode) throw new Error(`--auth must be one of ${AUTH_MODES.join(', ')}`);
+  return mode;
 }
 
 function splitOnce(arg: string): [string, string] {

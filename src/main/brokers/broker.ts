@@ -63,6 +63,8 @@ export class Broker {
   initializeResponse: acp.InitializeResponse | undefined;
   /** Its stderr and, while the tap is on, its ACP messages: the session's Agent log. */
   readonly logFeed: AgentLogFeed;
+  /** How the agent says a person can sign in (`initialize`'s `authMethods`), as sent. */
+  authMethods: readonly unknown[] = [];
 
   private readonly process: AgentProcess;
   private readonly router: SessionRouter;
@@ -249,6 +251,7 @@ export class Broker {
       ]);
       this.capabilities = res.agentCapabilities ?? {};
       this.initializeResponse = res;
+      this.authMethods = res.authMethods ?? [];
       this.initialized = true;
     } catch (err) {
       const error =

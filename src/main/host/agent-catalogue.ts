@@ -79,7 +79,8 @@ export class AgentCatalogue {
   /** The definition an agent process is started from, its secrets included. Read at each start. */
   resolve(id: string): AgentDefinition | undefined {
     const builtin = this.o.builtins.find((a) => a.id === id);
-    if (builtin) return builtin;
+    // A built-in agent has no stored row, but may have secrets a sign-in stored for it.
+    if (builtin) return { ...builtin, env: { ...builtin.env, ...this.o.secrets.values(id) } };
     const row = this.o.repo.get(id);
     if (!row) return undefined;
     return { id: row.id, name: row.name, command: row.command, args: row.args, env: { ...row.env, ...this.o.secrets.values(id) } };
@@ -175,6 +176,17 @@ export class AgentCatalogue {
     this.o.secrets.update(agentId, { [name]: options.secret ? value : undefined });
     this.o.log.info('agent environment changed', { agent: agentId, name, secret: options.secret, set: value !== undefined });
     this.o.onDidChange();
+  }
+
+  /**
+   * A variable a sign-in asked for: a secret of a stored agent (as `setEnv`), or of a built-in
+   * or agents.json agent (kept in the secret store only; the file stays their owner).
+   */
+  storeSecret(agentId: string, name: string, value: string): void {
+    if (this.o.repo.get(agentId)) return this.setEnv(agentId, name, value, { secret: true });
+    if (!this.has(agentId)) throw new AppError('not_found', `No agent named ${agentId}`);
+    this.o.secrets.update(agentId, { [name]: value });
+    this.o.log.info('agent environment changed', { agent: agentId, name, secret: true, set: true });
   }
 
   recordTest(id: string, result: AgentTestResultT): void {

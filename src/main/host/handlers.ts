@@ -81,5 +81,22 @@ export function createHandlers(h: HostParts): Handlers {
       h.agentLogs.close(ctx.clientId, p.sessionId);
       return { ok: true as const };
     },
+    'agents:authenticate': async (p) => ({ ok: true as const, ...(await service.authenticate(p.sessionId, p.methodId, p.value)) }),
+    'sessions:retry': (p) => {
+      service.retry(p.sessionId);
+      return service.view(service.row(p.sessionId));
+    },
+    'sessions:archive': async (p) => {
+      await service.archive(p.sessionId);
+      return service.view(service.row(p.sessionId));
+    },
+    'sessions:restore': (p) => {
+      service.restore(p.sessionId);
+      return service.view(service.row(p.sessionId));
+    },
+    'sessions:delete': async (p) => {
+      await service.delete(p.sessionId);
+      return { ok: true as const };
+    },
   };
 }

@@ -155,6 +155,7 @@ export class SessionHost implements HostPort {
       logger: this.log.child('sessions'),
       // Read at every start: an edited agent's next session uses its new definition.
       agent: (id) => this.catalogue.resolve(id),
+      storeAgentSecret: (agentId, name, value) => this.catalogue.storeSecret(agentId, name, value),
       onDidChangeSession: (id) => this.changed(id),
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       closeTimeoutMs: 2_000,
@@ -390,7 +391,11 @@ export class SessionHost implements HostPort {
   private changed(sessionId: string): void {
     if (this.clients.size === 0) return;
     const row = this.store.sessions.get(sessionId);
-    if (!row) return;
+    if (!row) {
+      // Gone from the store: it was deleted.
+      for (const client of this.clients.values()) client.send('session:deleted', { sessionId });
+      return;
+    }
     const view = this.service.view(row);
     for (const client of this.clients.values()) client.send('session:updated', view);
   }

@@ -1,7 +1,10 @@
 import type { TurnEndReason } from '../../shared/contract';
+import { isAppError, type AppError } from '../../shared/errors';
+import type { Broker } from '../brokers/broker';
 import type { LiveSession } from './live-session';
 import { playTurn } from './prompt-turn';
 import type { SessionContext } from './session-context';
+import { assertStartable } from './sign-in';
 
 /** A prompt accepted but not yet handed to the agent (queued, or waiting for its session to start). */
 interface WaitingPrompt {
@@ -11,9 +14,17 @@ interface WaitingPrompt {
   startedAt?: number;
 }
 
+/** A prompt whose session could not start until the person signs in: it runs after the sign-in. */
+interface ParkedPrompt {
+  clientMessageId: string;
+  text: string;
+}
+
 export interface PromptQueueDeps {
   /** The live session to send to, started or resumed if need be (a failure is recorded). */
   ensureLive(sessionId: string, retry: boolean): Promise<LiveSession>;
+  /** The agent refused a prompt until the person signs in (recorded on the session). */
+  authRequired(sessionId: string, error: AppError, broker: Broker): void;
 }
 
 /**
@@ -23,6 +34,7 @@ export interface PromptQueueDeps {
 export class PromptQueue {
   /** Only sessions with prompts waiting have an entry: nothing per session at rest. */
   private readonly waiting = new Map<string, Set<WaitingPrompt>>();
+  private readonly parked = new Map<string, ParkedPrompt[]>();
 
   constructor(
     private readonly ctx: SessionContext,
@@ -37,18 +49,42 @@ export class PromptQueue {
     const { o } = this.ctx;
     this.ctx.assertOpen();
     const row = this.ctx.row(sessionId);
+    // Refused before anything is stored: no second agent process, no repeated error row.
+    if (!retry) assertStartable(row, o.agent(row.agent_id)?.name ?? row.agent_id);
     if (!o.store.sessions.recordPrompt(sessionId, clientMessageId, o.clock.now())) return { duplicate: true };
     o.log.append(sessionId, 'user_message', { text, clientMessageId });
     if (o.store.sessions.setFirstPrompt(sessionId, text, o.clock.now()) && !row.title) o.onDidChangeSession(sessionId);
+    this.enqueue(sessionId, clientMessageId, text, retry);
+    o.onDidChangeSession(sessionId);
+    return { duplicate: false };
+  }
+
+  /**
+   * The session may start again (signed in, or Retry): the prompts that waited for it run, in
+   * order; with none, the session starts so it is ready for the next one.
+   */
+  continueSession(sessionId: string): void {
+    const { o } = this.ctx;
+    this.ctx.assertOpen();
+    const parked = this.parked.get(sessionId) ?? [];
+    this.parked.delete(sessionId);
+    for (const p of parked) this.enqueue(sessionId, p.clientMessageId, p.text, true);
+    if (parked.length === 0) {
+      this.ctx.registry.enqueue(sessionId, () => this.deps.ensureLive(sessionId, true).then(() => {})).catch(() => {
+        // start() recorded why.
+      });
+    }
+    o.onDidChangeSession(sessionId);
+  }
+
+  private enqueue(sessionId: string, clientMessageId: string, text: string, retry: boolean): void {
     const prompt: WaitingPrompt = { clientMessageId, cancelled: false };
     const waiting = this.waiting.get(sessionId) ?? new Set<WaitingPrompt>();
     waiting.add(prompt);
     this.waiting.set(sessionId, waiting);
     this.ctx.registry.enqueue(sessionId, () => this.runTurn(sessionId, prompt, text, retry)).catch((err) => {
-      o.logger.error('turn failed unexpectedly', { session: sessionId, error: String(err) });
+      this.ctx.o.logger.error('turn failed unexpectedly', { session: sessionId, error: String(err) });
     });
-    o.onDidChangeSession(sessionId);
-    return { duplicate: false };
   }
 
   /**
@@ -77,11 +113,18 @@ export class PromptQueue {
   endWaiting(sessionId: string, reason: TurnEndReason): number {
     const waiting = this.waiting.get(sessionId);
     this.waiting.delete(sessionId);
-    for (const prompt of waiting ?? []) {
-      prompt.cancelled = true;
-      this.ctx.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId: prompt.clientMessageId, reason });
+    const parked = this.parked.get(sessionId) ?? [];
+    this.parked.delete(sessionId);
+    for (const prompt of waiting ?? []) prompt.cancelled = true;
+    for (const { clientMessageId } of [...(waiting ?? []), ...parked]) {
+      this.ctx.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId, reason });
     }
-    return waiting?.size ?? 0;
+    return (waiting?.size ?? 0) + parked.length;
+  }
+
+  /** Prompts waiting for a sign-in (not running: nothing happens until the person acts). */
+  parkedCount(sessionId: string): number {
+    return this.parked.get(sessionId)?.length ?? 0;
   }
 
   /** Sessions with prompts accepted and not yet handed to the agent. */
@@ -117,14 +160,24 @@ export class PromptQueue {
     const startedAt = o.clock.now();
     prompt.startedAt = startedAt;
     let live: LiveSession | undefined;
+    let failure: unknown;
     try {
       // A prompt stopped before its turn needs no agent session (and its end is recorded).
       if (!prompt.cancelled && !this.ctx.isStopping) live = await this.deps.ensureLive(sessionId, retry);
-    } catch {
+    } catch (err) {
       // start() recorded why.
+      failure = err;
     }
     this.unqueue(sessionId, prompt);
     if (prompt.cancelled || this.ctx.isStopping) return;
+    if (!live && isAppError(failure) && failure.code === 'auth_required') {
+      // Not ended: it runs once the person signs in (or is ended by a close).
+      const parked = this.parked.get(sessionId) ?? [];
+      parked.push({ clientMessageId, text });
+      this.parked.set(sessionId, parked);
+      o.onDidChangeSession(sessionId);
+      return;
+    }
     if (!live) {
       o.log.append(sessionId, 'turn_ended', { stopReason: 'error', clientMessageId });
       o.onDidChangeSession(sessionId);
@@ -134,7 +187,11 @@ export class PromptQueue {
     o.log.append(sessionId, 'turn_started', { clientMessageId });
     o.onDidChangeSession(sessionId);
     try {
-      await playTurn(live, turn, text, { log: o.log, stopGraceMs: o.stopGraceMs });
+      await playTurn(live, turn, text, {
+        log: o.log,
+        stopGraceMs: o.stopGraceMs,
+        onAuthRequired: (error, broker) => this.deps.authRequired(sessionId, error, broker),
+      });
     } finally {
       o.timers.cancel(this.ctx.stopTimerKey(sessionId));
       live.endTurn(turn);

@@ -11,6 +11,8 @@ export interface TurnDeps {
   log: EventLog;
   /** How long after Stop the turn waits for the agent (`turn.abandoned` resolves then). */
   stopGraceMs: number;
+  /** The agent refused the prompt until the person signs in: the session stays live. */
+  onAuthRequired?(error: AppError, broker: Broker): void;
 }
 
 /**
@@ -44,7 +46,9 @@ export async function playTurn(live: LiveSession, turn: Turn, text: string, deps
     // A close cancelled this turn and recorded its end; anything else is an error to show.
     if (turn.closed) return;
     const error = broker.isAlive ? describeAgentError(broker.agent, 'session/prompt', err) : broker.exitError();
+    // An error of this prompt, shown on its turn: the session keeps its live state.
     log.append(sessionId, 'error', errorPayload(error));
+    if (error.code === 'auth_required') deps.onAuthRequired?.(error, broker);
     log.append(sessionId, 'turn_ended', { stopReason: turn.cancelled ? 'cancelled' : 'error', clientMessageId });
   }
 }

@@ -82,7 +82,8 @@ describe('registration before the request', () => {
     const w = h.window();
     const view = await w.call('sessions:create', { agentId: 'missing' });
     const ended = await w.waitForState(view.id, 'ENDED');
-    expect(ended.stateReason).toBe('start_failed');
+    // Not asleep: its command could not be started at all.
+    expect(ended.stateReason).toBe('agent_unavailable');
     await h.settled(view.id);
 
     expect(h.host.service.registry.has(view.id)).toBe(false);
@@ -90,31 +91,31 @@ describe('registration before the request', () => {
     const stored = h.stored(view.id);
     expect(kinds(stored)).toEqual(['error']);
     expect(stored[0]?.payload).toMatchObject({ code: 'agent_unavailable', message: expect.stringMatching(/Missing agent.*ENOENT/) });
-    expect(h.host.store.sessions.get(view.id)).toMatchObject({ state: 'ENDED', state_reason: 'start_failed' });
+    expect(h.host.store.sessions.get(view.id)).toMatchObject({ state: 'ENDED', state_reason: 'agent_unavailable' });
   });
 
-  it('ends a session whose agent refuses session/new, shows why, and answers each later prompt with the reason', async () => {
+  it('ends a session whose agent refuses session/new as needing sign-in, and refuses later prompts without respawning it', async () => {
     h = await startHarness({ agents: [scriptedAgent('refuser', 'refuse-new')] });
+    const spy = spyAcp();
     const w = h.window();
     const view = await w.call('sessions:create', { agentId: 'refuser' });
     await w.call('sessions:switch', { sessionId: view.id });
-    await w.waitForState(view.id, 'ENDED', 'start_failed');
+    await w.waitForState(view.id, 'ENDED', 'auth_required');
     await h.settled(view.id);
     expect(h.host.service.registry.has(view.id)).toBe(false);
     // The last owner out shut the agent down before the failure was reported.
     expect(h.host.pool.liveBrokers).toHaveLength(0);
     const stored = h.stored(view.id);
     // The update the agent sent for a session it never named was held, never stored.
-    expect(kinds(stored)).toEqual(['error']);
-    expect(stored[0]?.payload).toMatchObject({ code: 'agent_unavailable', message: expect.stringMatching(/sign in/) as string });
+    expect(kinds(stored)).toEqual(['error', 'auth_required']);
+    expect(stored[0]?.payload).toMatchObject({ code: 'auth_required', message: expect.stringMatching(/sign in: Authentication required/) as string });
+    expect(stored[1]?.payload).toMatchObject({ methods: [{ id: 'login', name: 'Log in', kind: 'agent' }] });
 
-    const clientMessageId = randomUUID();
-    const mark = w.mark();
-    await w.call('prompt:send', { sessionId: view.id, clientMessageId, text: 'hello?' });
-    const end = await w.waitFor('session:event', (e) => e.sessionId === view.id && e.kind === 'turn_ended', 15_000, mark);
-    expect(end.payload).toMatchObject({ stopReason: 'error', clientMessageId });
+    // A message is refused with what helps; nothing is stored and no agent is started again.
+    await expect(w.call('prompt:send', { sessionId: view.id, clientMessageId: randomUUID(), text: 'hello?' })).rejects.toMatchObject({ code: 'auth_required' });
     await h.settled(view.id);
-    expect(kinds(h.stored(view.id))).toEqual(['error', 'user_message', 'error', 'turn_ended']);
+    expect(kinds(h.stored(view.id))).toEqual(['error', 'auth_required']);
+    expect(spy.count(acp.methods.agent.initialize)).toBe(1);
     expect(h.host.service.view(h.host.service.row(view.id))).toMatchObject({ state: 'ENDED', running: false });
     expect(h.host.service.registry.has(view.id)).toBe(false);
   });
@@ -200,8 +201,10 @@ describe('registration before the request', () => {
     await h.restart({ agents: [] });
     const w = h.window();
     await w.call('sessions:switch', { sessionId: id });
+    // Its agent never started: a plain message is refused, Retry tries once and says why.
+    await expect(w.call('prompt:send', { sessionId: id, clientMessageId: randomUUID(), text: 'hello?' })).rejects.toMatchObject({ code: 'invalid_state' });
     const clientMessageId = randomUUID();
-    await w.call('prompt:send', { sessionId: id, clientMessageId, text: 'anyone?' });
+    await w.call('prompt:send', { sessionId: id, clientMessageId, text: 'anyone?', retry: true });
     await w.waitIdle(id);
     const events = w.sessionEvents(id);
     expect(events).toMatchObject([

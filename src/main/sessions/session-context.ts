@@ -20,6 +20,12 @@ export interface SessionServiceOptions {
   clock: Clock;
   logger: Logger;
   agent(id: string): AgentDefinition | undefined;
+  /**
+   * Stores a variable a sign-in asked for, as a secret of that agent (the catalogue's secret
+   * store: safeStorage or a 0600 file, never SQLite, logs or the transcript); `agent()` then
+   * includes it in the agent's environment at its next start.
+   */
+  storeAgentSecret(agentId: string, name: string, value: string): void;
   /** A session's view changed: tell every window. */
   onDidChangeSession(sessionId: string): void;
   requestTimeoutMs: number;
@@ -28,6 +34,8 @@ export interface SessionServiceOptions {
   timers: TimerQueue;
   /** How long after Stop a turn waits for the agent before it is ended without it. */
   stopGraceMs: number;
+  /** Whether the host runs as root (agents that refuse root get a hint); default `process.getuid?.() === 0`. */
+  runsAsRoot?: boolean;
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { SessionViewT, SwitchResultT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
-import { displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
+import { authRequestOf, displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
+import { isAuthStatus, rootHint } from './auth-request';
+import { isRoot, recordAuthRequired, startFailureReason } from './sign-in';
 import { LiveSession } from './live-session';
 import { errorPayload } from './prompt-turn';
 import type { SessionCloser } from './session-closer';
@@ -50,6 +52,8 @@ export class SessionRouting {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
       lastActivityAt: row.last_activity_at,
+      ...authRequestOf(row),
+      ...(row.archived_at !== null ? { archivedAt: row.archived_at } : {}),
     };
   }
 
@@ -159,6 +163,10 @@ export class SessionRouting {
       });
       if (live.isDetached) throw new AppError('invalid_state', 'The session was closed while it started');
       o.store.sessions.setAcpSessionId(row.id, started.acpSessionId, o.clock.now());
+      // A sign-in asked for while starting is done once a session started.
+      if (authRequestOf(this.ctx.row(row.id)).auth?.during === 'start') {
+        o.store.sessions.setAuthRequest(row.id, null, o.clock.now());
+      }
       if (started.mode === 'recreated') {
         o.log.append(row.id, 'notice', { kind: 'session_recreated', text: `${agent.name} could not restore this session; started a new one with the conversation so far.` });
       }
@@ -170,11 +178,16 @@ export class SessionRouting {
       // has ended it and said why; recording here too would put an event after the close.
       const takenOver = added && !registry.remove(live);
       live.detach();
+      // Read before the release: the methods it listed in `initialize` are part of a sign-in.
+      const broker = o.pool.brokerOf(row.id);
       if (added) await o.pool.release(row.id).catch(() => {});
       const error = err instanceof AppError ? err : agent ? describeAgentError(agent, 'start', err) : new AppError('internal', String(err));
       if (!takenOver && !this.closer.isClosing(row.id)) {
         o.log.append(row.id, 'error', errorPayload(error));
-        this.closer.endStored(row.id, error.code === 'crash_loop' ? 'crash_loop' : 'start_failed');
+        // An agent refusing to run as root is set up like a sign-in: the panel offers IS_SANDBOX.
+        const signIn = agent && (error.code === 'auth_required' || rootHint(error.message, { root: isRoot(o), stderrTail: error.details?.stderrTail ?? broker?.stderrTail }));
+        if (signIn) recordAuthRequired(this.ctx, row.id, agent, error, 'start', broker);
+        this.closer.endStored(row.id, signIn ? 'auth_required' : startFailureReason(error));
       }
       throw error;
     }
@@ -187,6 +200,19 @@ export class SessionRouting {
       o.store.sessions.setTitle(sessionId, e.payload.title, o.clock.now());
       o.onDidChangeSession(sessionId);
     }
+    if (e.kind === 'agent_message' && isAuthStatus(e.payload.text)) this.onAuthStatus(sessionId, e.payload.text);
+  }
+
+  /**
+   * An agent that started the session but says, outside any turn, that it is not logged in
+   * (its first prompt will fail): the sign-in it offers is shown now, not after that failure.
+   */
+  private onAuthStatus(sessionId: string, text: string): void {
+    const { o, registry } = this.ctx;
+    const live = registry.get(sessionId);
+    const broker = live?.broker ?? o.pool.brokerOf(sessionId);
+    if (live?.turn || !broker || o.store.sessions.get(sessionId)?.auth_request) return;
+    recordAuthRequired(this.ctx, sessionId, broker.agent, new AppError('auth_required', text.trim()), 'prompt', broker);
   }
 
   private setAttachment(sessionId: string): void {

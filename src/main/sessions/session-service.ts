@@ -1,3 +1,4 @@
+import * as acp from '@agentclientprotocol/sdk';
 import type { SessionViewT, StateReason, SwitchResultT } from '../../shared/contract';
 import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
@@ -7,6 +8,7 @@ import { SessionCloser, type CloseOptions } from './session-closer';
 import { SessionContext, type SessionServiceOptions } from './session-context';
 import type { SessionRegistry } from './session-registry';
 import { SessionRouting } from './session-routing';
+import { recordAuthRequired, SignIn } from './sign-in';
 
 export type { CloseOptions } from './session-closer';
 export type { SessionServiceOptions } from './session-context';
@@ -22,6 +24,7 @@ export class SessionService {
   private readonly prompts: PromptQueue;
   private readonly closer: SessionCloser;
   private readonly routing: SessionRouting;
+  private readonly signIn: SignIn;
 
   constructor(o: SessionServiceOptions) {
     this.ctx = new SessionContext(o);
@@ -34,7 +37,62 @@ export class SessionService {
       isRunning: (id) => this.prompts.isRunning(id),
       turnStartedAt: (id) => this.prompts.turnStartedAt(id),
     });
-    this.prompts = new PromptQueue(this.ctx, { ensureLive: (id, retry): Promise<LiveSession> => this.routing.ensureLive(id, retry) });
+    this.prompts = new PromptQueue(this.ctx, {
+      ensureLive: (id, retry): Promise<LiveSession> => this.routing.ensureLive(id, retry),
+      authRequired: (id, error, broker) => {
+        recordAuthRequired(this.ctx, id, broker.agent, error, 'prompt', broker);
+      },
+    });
+    this.signIn = new SignIn(this.ctx, { closer: this.closer, continueSession: (id) => this.prompts.continueSession(id) });
+  }
+
+  /** Signs in with one of the methods the session's agent asked for; the session then continues. */
+  authenticate(sessionId: string, methodId: string, value?: string): Promise<{ message: string }> {
+    return this.signIn.authenticate(sessionId, methodId, value);
+  }
+
+  /** Hidden from the list (shown under Archived); its agent is released. Restorable. */
+  async archive(sessionId: string): Promise<void> {
+    this.ctx.row(sessionId);
+    await this.closer.close(sessionId, 'closed_by_user');
+    const now = this.ctx.o.clock.now();
+    this.ctx.o.store.sessions.setArchived(sessionId, now, now);
+    this.ctx.o.onDidChangeSession(sessionId);
+  }
+
+  restore(sessionId: string): void {
+    this.ctx.row(sessionId);
+    this.ctx.o.store.sessions.setArchived(sessionId, null, this.ctx.o.clock.now());
+    this.ctx.o.onDidChangeSession(sessionId);
+  }
+
+  /**
+   * Removes the session whatever its state: the agent is asked to `session/delete` it where it
+   * lists that capability and still runs it (an agent is not started just for this), the
+   * session is closed, and its transcript, prompts and permission records go in one transaction.
+   */
+  async delete(sessionId: string): Promise<void> {
+    const { o } = this.ctx;
+    this.ctx.row(sessionId);
+    const live = this.registry.get(sessionId);
+    const broker = live?.broker;
+    if (broker?.isAlive && live?.acpSessionId && broker.capabilities.sessionCapabilities?.delete) {
+      await broker.request(acp.methods.agent.session.delete, { sessionId: live.acpSessionId }, o.closeTimeoutMs).catch((err: unknown) => {
+        o.logger.warn('session/delete failed; deleting our copy anyway', { session: sessionId, error: String(err) });
+      });
+    }
+    await this.closer.close(sessionId, 'closed_by_user');
+    o.log.flush();
+    o.log.forget(sessionId);
+    for (const clientId of [...o.watchers.clientsOf(sessionId)]) o.watchers.remove(clientId, sessionId);
+    o.store.sessions.remove(sessionId);
+    o.onDidChangeSession(sessionId);
+  }
+
+  /** Retry: starts a session whose agent failed to start, running the prompts that waited for it. */
+  retry(sessionId: string): void {
+    this.ctx.row(sessionId);
+    this.prompts.continueSession(sessionId);
   }
 
   /** At start-up: sessions whose agent session died with the previous host become ENDED. */

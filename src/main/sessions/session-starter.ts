@@ -8,6 +8,7 @@ import type { EventsRepo } from '../store/events.repo';
 import type { SessionRow } from '../store/sessions.repo';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
+import { isAuthError } from './auth-request';
 import type { LiveSession } from './live-session';
 
 export interface StartOptions {
@@ -146,10 +147,11 @@ function buildSeed(events: EventsRepo, sessionId: string): string | undefined {
 export function describeAgentError(agent: AgentDefinition, method: string, err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof acp.RequestError) {
-    const auth = err.code === -32000 || err.code === acp.RequestError.authRequired().code;
+    // The agent's own words are kept: they often say what to do (which variable, which login).
+    const auth = isAuthError(err);
     return new AppError(
-      auth ? 'agent_unavailable' : 'agent_error',
-      auth ? `${agent.name} needs you to sign in first (${err.message})` : `${agent.name} refused ${method}: ${err.message}`,
+      auth ? 'auth_required' : 'agent_error',
+      auth ? `${agent.name} asks you to sign in: ${err.message}` : `${agent.name} refused ${method}: ${err.message}`,
       { rpcCode: err.code, ...(err.data !== undefined ? { rpcData: decodedJson(err.data) } : {}) },
     );
   }

@@ -1,5 +1,5 @@
 import type { Db } from './db';
-import { StateReason, type SessionStateT } from '../../shared/contract';
+import { AuthRequest, StateReason, type SessionStateT } from '../../shared/contract';
 
 export interface SessionRow {
   id: string;
@@ -15,6 +15,9 @@ export interface SessionRow {
   updated_at: number;
   last_activity_at: number;
   detached_at: number | null;
+  archived_at: number | null;
+  /** JSON of the `AuthRequest` the agent waits on; null when none. */
+  auth_request: string | null;
 }
 
 /**
@@ -24,6 +27,17 @@ export interface SessionRow {
 export function stateReasonOf(row: Pick<SessionRow, 'state_reason'>): { stateReason?: StateReason } {
   const parsed = StateReason.safeParse(row.state_reason);
   return parsed.success ? { stateReason: parsed.data } : {};
+}
+
+/** The sign-in the session waits on, as a view field; an unreadable one is left out. */
+export function authRequestOf(row: Pick<SessionRow, 'auth_request'>): { auth?: AuthRequest } {
+  if (!row.auth_request) return {};
+  try {
+    const parsed = AuthRequest.safeParse(JSON.parse(row.auth_request));
+    return parsed.success ? { auth: parsed.data } : {};
+  } catch {
+    return {};
+  }
 }
 
 /** Sessions table; statements are prepared once. */
@@ -56,6 +70,15 @@ export class SessionsRepo {
            AND MAX(last_activity_at, COALESCE(detached_at, 0)) <= ? ORDER BY last_activity_at LIMIT ?`,
       ),
       count: db.prepare(`SELECT COUNT(*) AS n FROM sessions`),
+      setArchived: db.prepare(`UPDATE sessions SET archived_at = ?, updated_at = ? WHERE id = ?`),
+      setAuth: db.prepare(`UPDATE sessions SET auth_request = ?, updated_at = ? WHERE id = ?`),
+      remove: db.transaction((id: string) => {
+        // Explicit, not left to ON DELETE CASCADE: a foreign-key-less copy of the file still ends clean.
+        for (const table of ['events', 'prompts', 'permissions', 'permission_rules']) {
+          db.prepare(`DELETE FROM ${table} WHERE session_id = ?`).run(id);
+        }
+        return db.prepare(`DELETE FROM sessions WHERE id = ?`).run(id).changes === 1;
+      }),
       recordPrompt: db.prepare(`INSERT OR IGNORE INTO prompts (session_id, client_message_id, at) VALUES (?, ?, ?)`),
     };
   }
@@ -105,6 +128,19 @@ export class SessionsRepo {
   /** DETACHED sessions whose later of last activity and detach time is at or before `cutoff`. */
   idleDetached(cutoff: number, limit = 500): string[] {
     return (this.stmts.idleDetached.all(cutoff, limit) as { id: string }[]).map((r) => r.id);
+  }
+
+  setArchived(id: string, archivedAt: number | null, now: number): void {
+    this.stmts.setArchived.run(archivedAt, now, id);
+  }
+
+  setAuthRequest(id: string, request: AuthRequest | null, now: number): void {
+    this.stmts.setAuth.run(request === null ? null : JSON.stringify(request), now, id);
+  }
+
+  /** Removes the session with its transcript, prompts and permission records, in one transaction. */
+  remove(id: string): boolean {
+    return this.stmts.remove(id);
   }
 
   /** Remembers a prompt's client message id; false if it was seen before (a retried send). */

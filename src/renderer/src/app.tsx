@@ -7,6 +7,7 @@ import { LiveAnnouncer } from './components/live-announcer';
 import { Notices } from './components/notices';
 import { PermissionStack } from './components/permissions/permission-dialog';
 import { SessionHeader } from './components/session-header';
+import { SignInPanel } from './components/sign-in-panel';
 import { SettingsDialog } from './components/settings/settings-dialog';
 import { SessionSidebar } from './components/sidebar/session-sidebar';
 import { TranscriptView } from './components/transcript/transcript-view';
@@ -30,6 +31,7 @@ function SessionPane({ sessionId }: { sessionId: string }) {
   return (
     <>
       <SessionHeader />
+      <SignInPanel />
       <AgentLogPanel key={sessionId} sessionId={sessionId} />
       <TranscriptView key={sessionId} />
       <PermissionStack />

@@ -70,6 +70,16 @@ describe('migrations', () => {
     expect(db.prepare(`SELECT COUNT(*) AS n FROM settings`).get()).toEqual({ n: 1 });
   });
 
+  it('0006 adds archived_at and auth_request to sessions (existing rows not archived)', () => {
+    const db = freshDb();
+    migrate(db, 5);
+    db.prepare(
+      `INSERT INTO sessions (id, agent_id, cwd, state, created_at, updated_at, last_activity_at) VALUES ('s', 'demo', '/', 'ENDED', 1, 1, 1)`,
+    ).run();
+    expect(migrate(db, 6)).toBe(6);
+    expect(db.prepare(`SELECT archived_at, auth_request FROM sessions WHERE id = 's'`).get()).toEqual({ archived_at: null, auth_request: null });
+  });
+
   it('is idempotent: running again changes nothing', () => {
     const db = freshDb();
     migrate(db);

@@ -7,6 +7,7 @@ import { FakeApi, SID, SID2, testDeps, view } from '../test-support/fake-api';
 import { Composer } from './composer/composer';
 import { PermissionDialog } from './permissions/permission-dialog';
 import { SessionHeader } from './session-header';
+import { SignInPanel } from './sign-in-panel';
 import { SessionEntry } from './sidebar/session-entry';
 import { SessionSidebar } from './sidebar/session-sidebar';
 import { TranscriptRow } from './transcript/transcript-row';
@@ -55,7 +56,18 @@ describe('sidebar entry', () => {
       expect(text.toLowerCase()).not.toBe(reason);
       expect(text.split(' ').length).toBeGreaterThanOrEqual(3);
     }
-    expect(tooltip('ENDED', reason)).toMatch(/\. Sending a message resumes it\.$/);
+    // A session whose agent never started is not asleep: a message would not wake it.
+    if (['auth_required', 'start_failed', 'agent_unavailable'].includes(reason)) expect(tooltip('ENDED', reason)).not.toMatch(/Sending a message resumes it/);
+    else expect(tooltip('ENDED', reason)).toMatch(/\. Sending a message resumes it\.$/);
+  });
+
+  it('badges a session whose agent never started by what it needs, not Asleep', () => {
+    const badge = (reason: StateReason) =>
+      render(storeWith({ sessionsById: new Map([[SID, view({ state: 'ENDED', stateReason: reason })]]) }), <SessionEntry sessionId={SID} />);
+    expect(badge('auth_required')).toContain('>Needs sign-in</span>');
+    expect(badge('start_failed')).toContain('>Could not start</span>');
+    expect(badge('agent_unavailable')).toContain('>Could not start</span>');
+    expect(badge('idle_timeout')).toContain('>Asleep</span>');
   });
 
   it('tells a session the person closed apart from one the host put to sleep', () => {
@@ -202,7 +214,50 @@ describe('sidebar head', () => {
   });
 });
 
+describe('sign-in panel', () => {
+  const auth = {
+    message: 'Demo agent asks you to sign in: Authentication required',
+    during: 'start' as const,
+    hint: 'set IS_SANDBOX=1',
+    methods: [
+      { id: 'login', name: 'Log in to the demo', kind: 'agent' as const },
+      { id: 'key', name: 'Demo API key', kind: 'env_var' as const, envVar: 'SWITCHBOARD_DEMO_API_KEY' },
+      { id: 'term', name: 'Terminal', kind: 'terminal' as const, command: 'demo login --user me' },
+    ],
+  };
+
+  it("shows the agent's own words, one control per method, and Retry for a session that never started", () => {
+    const store = storeWith({ sessionsById: new Map([[SID, view({ state: 'ENDED', stateReason: 'auth_required', auth })]]), currentSessionId: SID });
+    const html = render(store, <SignInPanel />);
+    expect(html).toContain('Demo agent asks you to sign in: Authentication required');
+    expect(html).toContain('set IS_SANDBOX=1');
+    expect(html).toContain('>Log in to the demo</button>');
+    expect(html).toMatch(/<label for="[^"]+">SWITCHBOARD_DEMO_API_KEY<\/label><input id="[^"]+" type="password"/);
+    expect(html).toContain('<code class="sign-in-command">demo login --user me</code>');
+    expect(html).toContain('>Retry</button>');
+  });
+
+  it('shows the sign-in progress, and nothing for a session that runs', () => {
+    const live = storeWith({ sessionsById: new Map([[SID, view({ state: 'ACTIVE', auth: { ...auth, during: 'prompt' } })]]), currentSessionId: SID });
+    live.setState({ signIn: { sessionId: SID, methodId: 'login', status: 'running' } });
+    const html = render(live, <SignInPanel />);
+    expect(html).toContain('Signing in…');
+    expect(html).not.toContain('>Retry</button>');
+    expect(render(storeWith({ sessionsById: new Map([[SID, view({ state: 'ACTIVE' })]]), currentSessionId: SID }), <SignInPanel />)).toBe('');
+  });
+});
+
 describe('session header', () => {
+  it('offers Close, Archive and Delete on a failed session, and Restore on an archived one', () => {
+    const failed = render(storeWith({ sessionsById: new Map([[SID, view({ state: 'ENDED', stateReason: 'start_failed' })]]), currentSessionId: SID }), <SessionHeader />);
+    expect(failed).toContain('>Close session</button>');
+    expect(failed).toContain('>Archive</button>');
+    expect(failed).toContain('>Delete</button>');
+    const archived = render(storeWith({ sessionsById: new Map([[SID, view({ state: 'ENDED', archivedAt: 5 })]]), currentSessionId: SID }), <SessionHeader />);
+    expect(archived).toContain('>Restore</button>');
+    expect(archived).not.toContain('>Archive</button>');
+  });
+
   it('stands in for a session whose create has not answered yet', () => {
     const html = render(storeWith({ currentSessionId: SID, creatingSessionId: SID }), <SessionHeader />);
     expect(html).toContain('Starting…');

@@ -10,19 +10,22 @@ import { permissionsInitialState, type PermissionsState } from './slices/permiss
 import { createPermissionsActions, type PermissionsActions } from './slices/permissions/actions';
 import { sessionsInitialState, type SessionsState } from './slices/sessions/initial-state';
 import { createSessionsActions, type SessionsActions } from './slices/sessions/actions';
+import { lifecycleInitialState, type LifecycleState } from './slices/lifecycle/initial-state';
+import { createLifecycleActions, type LifecycleActions } from './slices/lifecycle/actions';
 import { transcriptInitialState, type TranscriptState } from './slices/transcript/initial-state';
 import { createTranscriptActions, type TranscriptActions } from './slices/transcript/actions';
 import { agentLogInitialState, type AgentLogState } from './slices/agent-log/initial-state';
 import { createAgentLogActions, type AgentLogActions } from './slices/agent-log/actions';
 
-export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentsState & AgentLogState;
+export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentsState & AgentLogState & LifecycleState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
   HostActions &
   ComposerActions &
   AgentsActions &
-  AgentLogActions;
+  AgentLogActions &
+  LifecycleActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -38,6 +41,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...composerInitialState,
     ...agentsInitialState,
     ...agentLogInitialState(deps.silenceAfterMs),
+    ...lifecycleInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -45,5 +49,6 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createComposerActions(set, get, deps),
     ...createAgentsActions(set, get, deps),
     ...createAgentLogActions(set, get, deps),
+    ...createLifecycleActions(set, get, deps),
   }));
 }

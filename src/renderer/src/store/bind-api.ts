@@ -10,6 +10,7 @@ export function bindApi(store: AppStoreApi, api: Api, connection: ConnectionMoni
     api.on('session:updated', (v) => s().upsertSession(v)),
     api.on('permission:requested', (p) => s().permissionRequested(p)),
     api.on('permission:resolved', (r) => s().permissionResolved(r)),
+    api.on('session:deleted', (d) => s().removeSession(d.sessionId)),
     api.on('session:resync', (r) => {
       if (r.sessionId === s().currentSessionId) void s().catchUp();
     }),

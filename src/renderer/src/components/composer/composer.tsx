@@ -9,6 +9,7 @@ const SEND_ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
   agent_unavailable: 'The agent could not be started.',
   agent_exited: 'The agent exited before taking the message.',
   agent_error: 'The agent rejected the message.',
+  auth_required: 'Sign in first: the agent will not take messages until you do.',
   crash_loop: 'The agent keeps crashing, so it was not restarted.',
   invalid_state: 'The session cannot take a message right now.',
   not_found: 'This session no longer exists.',

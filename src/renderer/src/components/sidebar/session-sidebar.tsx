@@ -1,5 +1,5 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { useRef, type KeyboardEvent } from 'react';
+import { useMemo, useRef, type KeyboardEvent } from 'react';
 import { useAppStore } from '../../store/context';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { listKeyTarget } from './list-keys';
@@ -37,8 +37,32 @@ function AgentPicker() {
   );
 }
 
+/** Archived sessions: out of the list, one click away (the header's Restore brings one back). */
+function ArchivedSection({ ids }: { ids: readonly string[] }) {
+  const byId = useAppStore((s) => s.sessionsById);
+  const switchSession = useAppStore((s) => s.switchSession);
+  if (ids.length === 0) return null;
+  return (
+    <details className="archived-sessions">
+      <summary>Archived ({ids.length})</summary>
+      <ul aria-label="Archived sessions">
+        {ids.map((id) => (
+          <li key={id}>
+            <button type="button" className="button-link" onClick={() => void switchSession(id)}>
+              {byId.get(id)?.title || 'Untitled session'}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 export function SessionSidebar({ onOpenSettings }: { onOpenSettings: () => void }) {
-  const order = useAppStore((s) => s.sessionOrder);
+  const all = useAppStore((s) => s.sessionOrder);
+  const byId = useAppStore((s) => s.sessionsById);
+  const order = useMemo(() => all.filter((id) => byId.get(id)?.archivedAt === undefined), [all, byId]);
+  const archived = useMemo(() => all.filter((id) => byId.get(id)?.archivedAt !== undefined), [all, byId]);
   const currentId = useAppStore((s) => s.currentSessionId);
   const loaded = useAppStore((s) => s.sessionsLoaded);
   // One click, one session: the button waits for the create it started (or one a prompt started).
@@ -109,6 +133,7 @@ export function SessionSidebar({ onOpenSettings }: { onOpenSettings: () => void 
           })}
         </ul>
       </div>
+      <ArchivedSection ids={archived} />
     </nav>
   );
 }

@@ -12,6 +12,7 @@ const ERROR_TITLE: Partial<Record<ErrorCode, string>> = {
   agent_exited: 'The agent exited',
   agent_unavailable: 'The agent could not be started',
   agent_error: 'The agent reported an error',
+  auth_required: 'The agent asks you to sign in',
   permission_timeout: 'A permission request timed out',
 };
 

@@ -27,21 +27,36 @@ const REASON_TEXT: Record<StateReason, string> = {
   recovered: 'Put to sleep when Switchboard restarted after an unexpected stop',
   stale: 'Its agent session was lost, so Switchboard restarted it',
   crash_loop: 'The agent kept crashing, so Switchboard stopped restarting it',
-  start_failed: 'The agent session could not be started',
+  start_failed: 'The agent started but could not open a session: see the error, then press Retry',
+  auth_required: 'The agent needs you to sign in before it starts: choose a sign-in method',
+  agent_unavailable: "The agent's command could not be started: fix it in Settings, then press Retry",
+};
+
+/** ENDED for these reasons: the agent never started, so the session is not asleep and a message does not wake it. */
+const FAILED_START_BADGE: Partial<Record<StateReason, string>> = {
+  auth_required: 'Needs sign-in',
+  start_failed: 'Could not start',
+  agent_unavailable: 'Could not start',
 };
 
 function reasonText(reason: StateReason): string {
   return REASON_TEXT[reason];
 }
 
-function badgeLabel(view: Pick<SessionViewT, 'state'>): string {
-  return BADGE[view.state];
+/** The agent of this session never started (or asks for sign-in): it needs an action, not a message. */
+function failedStart(view: Pick<SessionViewT, 'state' | 'stateReason'>): boolean {
+  return view.state === 'ENDED' && view.stateReason !== undefined && FAILED_START_BADGE[view.stateReason] !== undefined;
+}
+
+function badgeLabel(view: Pick<SessionViewT, 'state' | 'stateReason'>): string {
+  const failed = view.state === 'ENDED' && view.stateReason !== undefined ? FAILED_START_BADGE[view.stateReason] : undefined;
+  return failed ?? BADGE[view.state];
 }
 
 /** Tooltip for the state badge: why the session is in its state, and for an asleep one that it can be woken. */
 function badgeTitle(view: Pick<SessionViewT, 'state' | 'stateReason'>): string | undefined {
   const why = view.stateReason === undefined ? undefined : REASON_TEXT[view.stateReason];
-  if (view.state !== 'ENDED') return why;
+  if (view.state !== 'ENDED' || failedStart(view)) return why;
   return `${why ?? 'Ended'}. Sending a message resumes it.`;
 }
 
@@ -95,6 +110,7 @@ function isCreatingCurrent(s: AppState): boolean {
 
 export const sessionsSelectors = {
   badgeLabel,
+  failedStart,
   badgeTitle,
   reasonText,
   needsPermission,

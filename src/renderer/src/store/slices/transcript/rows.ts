@@ -59,7 +59,8 @@ export type Row =
   | { type: 'unreadable'; key: string; storedKind: string };
 
 /** Kinds that never make a row; they also do not split a run of message chunks. */
-const INVISIBLE: ReadonlySet<SessionEventT['kind']> = new Set(['session_info', 'available_commands', 'agent_update']);
+// `auth_required` is shown by the sign-in panel (the error row beside it carries the agent's words).
+const INVISIBLE: ReadonlySet<SessionEventT['kind']> = new Set(['session_info', 'available_commands', 'agent_update', 'auth_required']);
 
 /** Turn ends worth a note; a normal end (and an error, shown by its own row) needs none. */
 const STOP_NOTES: Readonly<Record<TurnStopReason, string | undefined>> = {
@@ -325,6 +326,7 @@ export class RowGrouper {
       case 'session_info':
       case 'available_commands':
       case 'agent_update':
+      case 'auth_required':
         break;
     }
   }
