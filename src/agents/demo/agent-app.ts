@@ -10,6 +10,7 @@ import { availableCommands } from './commands';
 import { type HistoryStore, SessionJournal, type SessionMeta } from './history-store';
 import type { DemoLogger } from './log';
 import { runTurn, type TurnContext } from './turns';
+import { UpdateSender } from './update-sender';
 
 export const DEFAULT_TITLE = 'Demo session';
 
@@ -28,6 +29,8 @@ export type DemoAgentDeps = {
   log: DemoLogger;
   /** Ends the process at once; `/crash` uses it. */
   crash: () => never;
+  /** Queues a line on the agent's output behind the SDK's writes (see UpdateSender). */
+  writeLine: (line: string) => Promise<void> | undefined;
 };
 
 export type DemoAgent = {
@@ -36,7 +39,7 @@ export type DemoAgent = {
   flush(): void;
 };
 
-export function createDemoAgent({ store, log, crash }: DemoAgentDeps): DemoAgent {
+export function createDemoAgent({ store, log, crash, writeLine }: DemoAgentDeps): DemoAgent {
   const live = new Map<string, LiveSession>();
 
   const goLive = (meta: SessionMeta, cwd: string): LiveSession => {
@@ -57,8 +60,11 @@ export function createDemoAgent({ store, log, crash }: DemoAgentDeps): DemoAgent
     return session;
   };
 
-  const notify = (client: AgentContext, sessionId: string, update: SessionUpdate): Promise<void> =>
+  const updates = new UpdateSender(writeLine);
+  const viaSdk = (client: AgentContext, sessionId: string, update: SessionUpdate): Promise<void> =>
     client.notify(acp.methods.client.session.update, { sessionId, update });
+  const notify = (client: AgentContext, sessionId: string, update: SessionUpdate): Promise<void> =>
+    updates.sdk(() => viaSdk(client, sessionId, update));
 
   // Real agents announce these right after creating or restoring a session;
   // clients must not lose them even though they precede the response.
@@ -116,6 +122,7 @@ export function createDemoAgent({ store, log, crash }: DemoAgentDeps): DemoAgent
         store.updateMeta(session.id, { promptCount: session.promptCount, updatedAt: now });
         log.debug('turn start', { sessionId: session.id, text: text.slice(0, 80) });
 
+        const send = updates.forTurn(session.id, (update) => viaSdk(client, session.id, update));
         const ctx: TurnContext = {
           sessionId: session.id,
           cwd: session.cwd,
@@ -123,7 +130,7 @@ export function createDemoAgent({ store, log, crash }: DemoAgentDeps): DemoAgent
           earlierPrompts,
           send: (update) => {
             session.journal.recordUpdate(update);
-            return notify(client, session.id, update);
+            return send(update);
           },
           requestPermission: async (toolCall, options) => {
             try {

@@ -8,13 +8,18 @@ import type { Writable } from 'node:stream';
 
 export interface BatchedOutput {
   readonly stream: WritableStream<Uint8Array>;
+  /**
+   * Queues one already-serialised line behind everything written so far, synchronously;
+   * returns a promise to wait on while the output is full (undefined when it is not).
+   */
+  writeLine(line: string): Promise<void> | undefined;
   /** Writes out what is queued now (before the process exits). */
   flush(): void;
 }
 
 export function batchedOutput(out: Writable, schedule: (fn: () => void) => void = setImmediate): BatchedOutput {
-  let queued: Uint8Array[] = [];
-  let bytes = 0;
+  // Lines queued by `writeLine` stay strings until the flush encodes them in one go.
+  let queued: (Uint8Array | string)[] = [];
   let scheduled = false;
   // Set while `out` asks us to wait ('drain'): writers wait too, so memory stays bounded.
   let draining: Promise<void> | undefined;
@@ -22,9 +27,8 @@ export function batchedOutput(out: Writable, schedule: (fn: () => void) => void 
   const flush = (): void => {
     scheduled = false;
     if (queued.length === 0) return;
-    const data = Buffer.concat(queued, bytes);
+    const data = encode(queued);
     queued = [];
-    bytes = 0;
     if (!out.write(data) && !draining) {
       draining = new Promise<void>((resolve) =>
         out.once('drain', () => {
@@ -35,19 +39,38 @@ export function batchedOutput(out: Writable, schedule: (fn: () => void) => void 
     }
   };
 
+  const enqueue = (chunk: Uint8Array | string): Promise<void> | undefined => {
+    queued.push(chunk);
+    if (!scheduled) {
+      scheduled = true;
+      schedule(flush);
+    }
+    return draining;
+  };
+
   const stream = new WritableStream<Uint8Array>({
-    write(chunk) {
-      queued.push(chunk);
-      bytes += chunk.byteLength;
-      if (!scheduled) {
-        scheduled = true;
-        schedule(flush);
-      }
-      return draining;
-    },
+    write: (chunk) => enqueue(chunk),
     close() {
       flush();
     },
   });
-  return { stream, flush };
+  return { stream, writeLine: enqueue, flush };
+}
+
+/** One buffer of everything queued, in order; runs of strings are joined and encoded once. */
+function encode(queued: readonly (Uint8Array | string)[]): Buffer {
+  const parts: Uint8Array[] = [];
+  let text: string[] = [];
+  for (const piece of queued) {
+    if (typeof piece === 'string') {
+      text.push(piece);
+      continue;
+    }
+    if (text.length > 0) parts.push(Buffer.from(text.join(''), 'utf8'));
+    text = [];
+    parts.push(piece);
+  }
+  if (text.length > 0) parts.push(Buffer.from(text.join(''), 'utf8'));
+  const only = parts.length === 1 ? parts[0] : undefined;
+  return Buffer.isBuffer(only) ? only : Buffer.concat(parts);
 }

@@ -38,10 +38,14 @@ const exit = (code: number, reason: string): never => {
 };
 
 // What was sent before the crash has left, as it would have with unbuffered writes.
-const agent = createDemoAgent({ store, log, crash: () => {
+const agent = createDemoAgent({
+  store,
+  log,
+  crash: () => {
     output.flush();
     return process.exit(1);
   },
+  writeLine: output.writeLine,
 });
 
 const connection = agent.app.connect(acp.ndJsonStream(output.stream, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
