@@ -58,9 +58,9 @@ describe('batchedOutput', () => {
     const output = batchedOutput(out, tick.schedule);
     const writer = output.stream.getWriter();
     await writer.write(bytes('a\n'));
-    output.writeLine('b ü\n');
+    void output.writeLine('b ü\n');
     await writer.write(bytes('c\n'));
-    output.writeLine('d\n');
+    void output.writeLine('d\n');
     expect(writes).toEqual([]);
     tick.run();
     expect(writes).toEqual(['a\nb ü\nc\nd\n']);
@@ -72,11 +72,11 @@ describe('batchedOutput', () => {
     const tick = manual();
     const output = batchedOutput(out, tick.schedule);
     const line = 'x'.repeat(1023) + '\n';
-    for (let i = 0; i < 31; i++) output.writeLine(line);
+    for (let i = 0; i < 31; i++) void output.writeLine(line);
     expect(writes).toEqual([]);
-    output.writeLine(line);
+    void output.writeLine(line);
     expect(writes).toEqual([line.repeat(32)]);
-    output.writeLine('tail\n');
+    void output.writeLine('tail\n');
     tick.run();
     expect(writes).toEqual([line.repeat(32), 'tail\n']);
   });
