@@ -4,7 +4,10 @@ import { plainTextChunk, withTextChunkFastPath } from './text-chunk-validator';
 
 const sdk = sessionNotificationSchema!;
 
-/** mulberry32: a small seeded PRNG, so a failing sample can be reproduced from its seed. */
+/**
+ * mulberry32: a small seeded PRNG, so a failing sample can be reproduced from its seed. The demo
+ * agent has the same one (`markdown-doc.ts`), but src/main must not import src/agents.
+ */
 function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
