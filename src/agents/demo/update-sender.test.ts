@@ -36,15 +36,27 @@ describe('UpdateSender', () => {
     expect(lines).toEqual([`${JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: chunk('second') } })}\n`]);
   });
 
-  it('sends a turn through the SDK until one of its updates is out, then direct, never overtaking it', async () => {
+  it('sends a turn’s first update through the SDK; the rest wait until it is out, then go direct, in order', async () => {
     const h = harness();
     // An answer the SDK was asked to write just before the turn (an earlier turn's end).
     const answer = h.sdkSend('sdk answer');
     const send = h.turn('s1');
-    await Promise.all([send(chunk('1')), send(chunk('2'))]);
-    await send(chunk('3'));
+    await Promise.all([send(chunk('1')), send(chunk('2')), send(chunk('3'))]);
+    await send(chunk('4'));
     await answer;
-    expect(h.wire).toEqual(['sdk answer', 'sdk s1 1', 'sdk s1 2', 'direct s1 3']);
+    expect(h.wire).toEqual(['sdk answer', 'sdk s1 1', 'direct s1 2', 'direct s1 3', 'direct s1 4']);
+  });
+
+  it('keeps a burst waiting on the fence behind an SDK notification sent meanwhile', async () => {
+    const h = harness();
+    const send = h.turn('s1');
+    const burst = [send(chunk('1')), send(chunk('2'))];
+    // Another session's announcement, asked for while the fence is on its way.
+    const announce = h.sender.sdk(() => h.sdkSend('sdk announce s2'));
+    burst.push(send(chunk('3')));
+    await Promise.all([...burst, announce]);
+    await send(chunk('4'));
+    expect(h.wire).toEqual(['sdk s1 1', 'sdk announce s2', 'sdk s1 2', 'sdk s1 3', 'direct s1 4']);
   });
 
   it('goes back through the SDK while a notification sent through it is pending', async () => {

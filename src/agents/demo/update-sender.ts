@@ -8,11 +8,12 @@
  * line on the batched stdout directly. The updates are typed `SessionUpdate`s as before; only
  * the SDK's write machinery is skipped (the SDK does not validate what it sends).
  *
- * Order: a direct line never overtakes a message the SDK was given earlier. A turn's updates
- * go through the SDK until one of them has been written: the SDK's write queue is FIFO, so
- * by then everything it was given before the turn (an earlier turn's answer, another
- * session's answer) is out. After that a line goes direct only while no notification sent
- * through the SDK is still pending, so direct lines follow every earlier SDK notification too.
+ * Order: a direct line never overtakes a message the SDK was given earlier. A turn's first
+ * update goes through the SDK, and the turn's next updates wait until it has been written: the
+ * SDK's write queue is FIFO, so by then everything it was given before the turn (an earlier
+ * turn's answer, another session's answer) is out. After that a line goes direct only while no
+ * notification sent through the SDK is pending (else it goes through the SDK, behind it), so
+ * direct lines follow every earlier SDK notification too.
  */
 import * as acp from '@agentclientprotocol/sdk';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
@@ -34,16 +35,37 @@ export class UpdateSender {
     return send().finally(() => this.sdkPending--);
   }
 
-  /** A sender for one prompt turn of `sessionId`: through the SDK until the turn is fenced, then direct. */
+  /**
+   * A sender for one prompt turn of `sessionId`. Its first update goes through the SDK (the
+   * fence); updates sent meanwhile wait for it, in order, instead of taking the SDK path too,
+   * so a short turn is not all SDK. After it, direct while no SDK notification is pending.
+   */
   forTurn(sessionId: string, viaSdk: SdkSend): (update: SessionUpdate) => Promise<void> {
+    let fence: Promise<void> | undefined;
     let fenced = false;
+    // Updates waiting on the fence: until they are out, later ones queue behind them.
+    let waiting = 0;
+    const now = (update: SessionUpdate): Promise<void> => {
+      if (this.sdkPending > 0) return this.sdk(() => viaSdk(update));
+      const line = JSON.stringify({ jsonrpc: '2.0', method: SESSION_UPDATE, params: { sessionId, update } }) + '\n';
+      return this.writeLine(line) ?? Promise.resolve();
+    };
     return (update) => {
-      if (fenced && this.sdkPending === 0) {
-        const line = JSON.stringify({ jsonrpc: '2.0', method: SESSION_UPDATE, params: { sessionId, update } }) + '\n';
-        return this.writeLine(line) ?? Promise.resolve();
+      if (fenced && waiting === 0) return now(update);
+      if (!fence) {
+        const first = this.sdk(() => viaSdk(update));
+        fence = first.then(() => {
+          fenced = true;
+        });
+        // A failed fence (connection gone) fails the waiters; it is not unhandled on its own.
+        fence.catch(() => {});
+        return first;
       }
-      return this.sdk(() => viaSdk(update)).then(() => {
-        fenced = true;
+      waiting++;
+      return fence.then(() => {
+        const sent = now(update);
+        waiting--;
+        return sent;
       });
     };
   }
