@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { expect, newSession, openApp, send, test, transcript } from './support/fixtures';
+import { expect, newSession, openApp, send, sidebar, test, transcript } from './support/fixtures';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -47,7 +47,8 @@ test('an agent added by hand in Settings is tested, runs a session, and is remov
   await expect(agents.getByRole('listitem', { name: 'Hand demo' }).getByRole('alert')).toContainText('used by 1 open session');
   await settings.getByRole('button', { name: 'Done' }).click();
   await page.getByRole('button', { name: 'Close session' }).click();
-  await expect(page.getByRole('button', { name: 'Close session' })).toBeDisabled();
+  // Closed: the session sleeps (its agent released), so the agent is no longer in use.
+  await expect(sidebar(page)).toContainText('Asleep');
   await page.getByRole('button', { name: 'Settings' }).click();
   await agents.getByRole('listitem', { name: 'Hand demo' }).getByRole('button', { name: 'Remove' }).click();
   await expect(agents.getByRole('listitem', { name: 'Hand demo' })).toHaveCount(0);

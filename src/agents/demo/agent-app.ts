@@ -12,6 +12,7 @@ import { availableCommands } from './commands';
 import { type HistoryStore, SessionJournal, type SessionMeta } from './history-store';
 import type { DemoLogger } from './log';
 import { runTurn, type TurnContext } from './turns';
+import { UpdateSender } from './update-sender';
 
 export const DEFAULT_TITLE = 'Demo session';
 
@@ -33,6 +34,8 @@ export type DemoAgentDeps = {
   /** Sign-in as the mode asks (`--auth`); its environment decides whether the key is set. */
   auth: DemoAuth;
   env: NodeJS.ProcessEnv;
+  /** Queues a line on the agent's output behind the SDK's writes (see UpdateSender). */
+  writeLine: (line: string) => Promise<void> | undefined;
 };
 
 export type DemoAgent = {
@@ -41,7 +44,7 @@ export type DemoAgent = {
   flush(): void;
 };
 
-export function createDemoAgent({ store, log, crash, auth, env }: DemoAgentDeps): DemoAgent {
+export function createDemoAgent({ store, log, crash, auth, env, writeLine }: DemoAgentDeps): DemoAgent {
   const live = new Map<string, LiveSession>();
 
   const goLive = (meta: SessionMeta, cwd: string): LiveSession => {
@@ -62,8 +65,11 @@ export function createDemoAgent({ store, log, crash, auth, env }: DemoAgentDeps)
     return session;
   };
 
-  const notify = (client: AgentContext, sessionId: string, update: SessionUpdate): Promise<void> =>
+  const updates = new UpdateSender(writeLine);
+  const viaSdk = (client: AgentContext, sessionId: string, update: SessionUpdate): Promise<void> =>
     client.notify(acp.methods.client.session.update, { sessionId, update });
+  const notify = (client: AgentContext, sessionId: string, update: SessionUpdate): Promise<void> =>
+    updates.sdk(() => viaSdk(client, sessionId, update));
 
   // Real agents announce these right after creating or restoring a session;
   // clients must not lose them even though they precede the response.
@@ -127,6 +133,7 @@ export function createDemoAgent({ store, log, crash, auth, env }: DemoAgentDeps)
         store.updateMeta(session.id, { promptCount: session.promptCount, updatedAt: now });
         log.debug('turn start', { sessionId: session.id, text: text.slice(0, 80) });
 
+        const send = updates.forTurn(session.id, (update) => viaSdk(client, session.id, update));
         const ctx: TurnContext = {
           sessionId: session.id,
           cwd: session.cwd,
@@ -134,7 +141,7 @@ export function createDemoAgent({ store, log, crash, auth, env }: DemoAgentDeps)
           earlierPrompts,
           send: (update) => {
             session.journal.recordUpdate(update);
-            return notify(client, session.id, update);
+            return send(update);
           },
           requestPermission: async (toolCall, options) => {
             try {

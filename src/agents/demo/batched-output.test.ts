@@ -50,4 +50,34 @@ describe('batchedOutput', () => {
     tick.run();
     expect(String(out.read())).toBe('next\n');
   });
+
+  it('keeps lines queued with writeLine in order with stream writes, in one write per turn', async () => {
+    const writes: string[] = [];
+    const out = new Writable({ write: (chunk: Buffer, _enc, cb) => (writes.push(chunk.toString()), cb()) });
+    const tick = manual();
+    const output = batchedOutput(out, tick.schedule);
+    const writer = output.stream.getWriter();
+    await writer.write(bytes('a\n'));
+    void output.writeLine('b ü\n');
+    await writer.write(bytes('c\n'));
+    void output.writeLine('d\n');
+    expect(writes).toEqual([]);
+    tick.run();
+    expect(writes).toEqual(['a\nb ü\nc\nd\n']);
+  });
+
+  it('writes at once when 32 KiB are queued, without waiting for the turn to end', () => {
+    const writes: string[] = [];
+    const out = new Writable({ write: (chunk: Buffer, _enc, cb) => (writes.push(chunk.toString()), cb()) });
+    const tick = manual();
+    const output = batchedOutput(out, tick.schedule);
+    const line = 'x'.repeat(1023) + '\n';
+    for (let i = 0; i < 31; i++) void output.writeLine(line);
+    expect(writes).toEqual([]);
+    void output.writeLine(line);
+    expect(writes).toEqual([line.repeat(32)]);
+    void output.writeLine('tail\n');
+    tick.run();
+    expect(writes).toEqual([line.repeat(32), 'tail\n']);
+  });
 });

@@ -49,6 +49,7 @@ const agent = createDemoAgent({
   },
   auth: new DemoAuth(options.auth, process.env),
   env: process.env,
+  writeLine: output.writeLine,
 });
 
 const connection = agent.app.connect(acp.ndJsonStream(output.stream, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from '../test-support/host-harness';
-import { sessionNotificationSchema } from './session-update-schema';
+import { sessionNotificationSchema, sessionUpdateValidator } from './session-update-schema';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -22,10 +22,11 @@ async function watchedSession(harness: Harness) {
 
 describe('ingest fast path with the demo agent', () => {
   it('validates each update of a flood once, outside the SDK, and stores the turn’s text whole and in order before its end', async () => {
-    // The same module instance the SDK validates with: its `parse` is the SDK's path, `safeParse` ours.
-    const schema = sessionNotificationSchema as unknown as { parse: (v: unknown) => unknown; safeParse: (v: unknown) => unknown };
+    // The same module instance the SDK validates with: its `parse` is the SDK's path; the fast
+    // path validates with `sessionUpdateValidator` (text chunks first, then that schema).
+    const schema = sessionNotificationSchema as unknown as { parse: (v: unknown) => unknown };
     const sdkParse = vi.spyOn(schema, 'parse');
-    const fastParse = vi.spyOn(schema, 'safeParse');
+    const fastParse = vi.spyOn(sessionUpdateValidator!, 'safeParse');
     h = await startHarness();
     const { w, id } = await watchedSession(h);
     const count = 20_000;

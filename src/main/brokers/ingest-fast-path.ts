@@ -15,7 +15,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../util/log';
 import { NdJsonSplitter } from './ndjson-splitter';
-import { sessionNotificationSchema, type SessionNotificationSchema } from './session-update-schema';
+import { sessionUpdateValidator, type SessionNotificationSchema } from './session-update-schema';
 
 export interface FastPathOptions {
   /** Gets each valid `session/update`, synchronously, in wire order. */
@@ -24,7 +24,7 @@ export interface FastPathOptions {
   /** Sees every byte read from the agent, as it comes (the Agent log's protocol tap). */
   onBytes?: (chunk: Buffer) => void;
   maxMessageBytes?: number;
-  /** For tests: the schema to validate with (default: the SDK's). */
+  /** For tests: the schema to validate with (default: the SDK's, with the plain text chunk checked first). */
   schema?: SessionNotificationSchema | undefined;
 }
 
@@ -49,7 +49,7 @@ export interface FastPathStream extends acp.Stream {
 
 /** An `acp.Stream` over a child's stdin/stdout with the `session/update` fast path. */
 export function fastPathStream(output: WritableStream<Uint8Array>, input: Readable, opts: FastPathOptions): FastPathStream {
-  const schema = 'schema' in opts ? opts.schema : sessionNotificationSchema;
+  const schema = 'schema' in opts ? opts.schema : sessionUpdateValidator;
   const maxMessageBytes = opts.maxMessageBytes ?? acp.DEFAULT_MAX_MESSAGE_BYTES;
   const stats: FastPathStats = { fast: 0, invalid: 0, sdk: 0 };
   if (!schema) opts.log.warn('session/update fast path off: the SDK schema was not found, every update goes through the SDK');

@@ -7,6 +7,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { withTextChunkFastPath } from './text-chunk-validator';
 
 export type ParseResult =
   | { success: true; data: acp.SessionNotification }
@@ -32,3 +33,11 @@ async function load(): Promise<SessionNotificationSchema | undefined> {
  * the SDK (slower, still correct), and the fast-path test fails so the move is noticed.
  */
 export const sessionNotificationSchema: SessionNotificationSchema | undefined = await load();
+
+/**
+ * What the ingest fast path validates each `session/update`'s params with: a plain text chunk
+ * is checked by `plainTextChunk` (as strict as the SDK's schema for that shape), anything
+ * else by the SDK's schema itself.
+ */
+export const sessionUpdateValidator: SessionNotificationSchema | undefined =
+  sessionNotificationSchema && withTextChunkFastPath(sessionNotificationSchema);

@@ -1,0 +1,72 @@
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { describe, expect, it } from 'vitest';
+import { UpdateSender } from './update-sender';
+
+const chunk = (text: string): SessionUpdate => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+
+/**
+ * An output shared by a fake SDK (whose writes land one macrotask after they are asked for,
+ * like its promise-chained write queue) and the direct lines: `wire` is what left, in order.
+ */
+function harness() {
+  const wire: string[] = [];
+  const sdkSend = (label: string): Promise<void> =>
+    new Promise((resolve) =>
+      setImmediate(() => {
+        wire.push(label);
+        resolve();
+      }),
+    );
+  const sender = new UpdateSender((line) => {
+    const { params } = JSON.parse(line) as { params: { sessionId: string; update: { content: { text: string } } } };
+    wire.push(`direct ${params.sessionId} ${params.update.content.text}`);
+    return undefined;
+  });
+  const turn = (sessionId: string) => sender.forTurn(sessionId, (u) => sdkSend(`sdk ${sessionId} ${(u as { content: { text: string } }).content.text}`));
+  return { wire, sender, sdkSend, turn };
+}
+
+describe('UpdateSender', () => {
+  it('writes the message the SDK would write: a session/update notification line', async () => {
+    const lines: string[] = [];
+    const sender = new UpdateSender((line) => void lines.push(line));
+    const send = sender.forTurn('s1', () => Promise.resolve());
+    await send(chunk('first'));
+    await send(chunk('second'));
+    expect(lines).toEqual([`${JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: chunk('second') } })}\n`]);
+  });
+
+  it('sends a turn’s first update through the SDK; the rest wait until it is out, then go direct, in order', async () => {
+    const h = harness();
+    // An answer the SDK was asked to write just before the turn (an earlier turn's end).
+    const answer = h.sdkSend('sdk answer');
+    const send = h.turn('s1');
+    await Promise.all([send(chunk('1')), send(chunk('2')), send(chunk('3'))]);
+    await send(chunk('4'));
+    await answer;
+    expect(h.wire).toEqual(['sdk answer', 'sdk s1 1', 'direct s1 2', 'direct s1 3', 'direct s1 4']);
+  });
+
+  it('keeps a burst waiting on the fence behind an SDK notification sent meanwhile', async () => {
+    const h = harness();
+    const send = h.turn('s1');
+    const burst = [send(chunk('1')), send(chunk('2'))];
+    // Another session's announcement, asked for while the fence is on its way.
+    const announce = h.sender.sdk(() => h.sdkSend('sdk announce s2'));
+    burst.push(send(chunk('3')));
+    await Promise.all([...burst, announce]);
+    await send(chunk('4'));
+    expect(h.wire).toEqual(['sdk s1 1', 'sdk announce s2', 'sdk s1 2', 'sdk s1 3', 'direct s1 4']);
+  });
+
+  it('goes back through the SDK while a notification sent through it is pending', async () => {
+    const h = harness();
+    const send = h.turn('s1');
+    await send(chunk('1'));
+    const announce = h.sender.sdk(() => h.sdkSend('sdk announce s2'));
+    const next = send(chunk('2'));
+    await Promise.all([announce, next]);
+    await send(chunk('3'));
+    expect(h.wire).toEqual(['sdk s1 1', 'sdk announce s2', 'sdk s1 2', 'direct s1 3']);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * The demo agent's `session/update` notifications. Through the SDK each one costs a chain of
+ * promises and two web-stream writers (its write queue, then `ndJsonStream`), which capped a
+ * `/flood` at ~110k updates/s before any client read it (profiled: the SDK's write path,
+ * promise bookkeeping and GC made up most of the agent's time). Once a turn is under way the
+ * sender serialises an update itself, as the very message the SDK would write
+ * (`{"jsonrpc":"2.0","method":"session/update","params":{sessionId, update}}`), and queues the
+ * line on the batched stdout directly. The updates are typed `SessionUpdate`s as before; only
+ * the SDK's write machinery is skipped (the SDK does not validate what it sends).
+ *
+ * Order: a direct line never overtakes a message the SDK was given earlier. A turn's first
+ * update goes through the SDK, and the turn's next updates wait until it has been written: the
+ * SDK's write queue is FIFO, so by then everything it was given before the turn (an earlier
+ * turn's answer, another session's answer) is out. After that a line goes direct only while no
+ * notification sent through the SDK is pending (else it goes through the SDK, behind it), so
+ * direct lines follow every earlier SDK notification too.
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+
+const SESSION_UPDATE = acp.methods.client.session.update;
+
+/** Sends one update through the SDK; resolves once the message is on the output. */
+export type SdkSend = (update: SessionUpdate) => Promise<void>;
+
+export class UpdateSender {
+  private sdkPending = 0;
+
+  /** `writeLine` queues a line on the SDK's output, after everything written so far; a promise while the output is full. */
+  constructor(private readonly writeLine: (line: string) => Promise<void> | undefined) {}
+
+  /** Sends through the SDK (outside turns: announcements, history replay). */
+  sdk(send: () => Promise<void>): Promise<void> {
+    this.sdkPending++;
+    return send().finally(() => this.sdkPending--);
+  }
+
+  /**
+   * A sender for one prompt turn of `sessionId`. Its first update goes through the SDK (the
+   * fence); updates sent meanwhile wait for it, in order, instead of taking the SDK path too,
+   * so a short turn is not all SDK. After it, direct while no SDK notification is pending.
+   */
+  forTurn(sessionId: string, viaSdk: SdkSend): (update: SessionUpdate) => Promise<void> {
+    let fence: Promise<void> | undefined;
+    let fenced = false;
+    // Updates waiting on the fence: until they are out, later ones queue behind them.
+    let waiting = 0;
+    const now = (update: SessionUpdate): Promise<void> => {
+      if (this.sdkPending > 0) return this.sdk(() => viaSdk(update));
+      const line = JSON.stringify({ jsonrpc: '2.0', method: SESSION_UPDATE, params: { sessionId, update } }) + '\n';
+      return this.writeLine(line) ?? Promise.resolve();
+    };
+    return (update) => {
+      if (fenced && waiting === 0) return now(update);
+      if (!fence) {
+        const first = this.sdk(() => viaSdk(update));
+        fence = first.then(() => {
+          fenced = true;
+        });
+        // A failed fence (connection gone) fails the waiters; it is not unhandled on its own.
+        fence.catch(() => {});
+        return first;
+      }
+      waiting++;
+      return fence.then(() => {
+        const sent = now(update);
+        waiting--;
+        return sent;
+      });
+    };
+  }
+}
