@@ -2,19 +2,23 @@ import { openApp, running, send, transcript } from '../e2e/support/fixtures';
 import { currentEntry, expect, manifest, newSessionOn, test } from './support/interop';
 
 /**
- * What the window shows today for an agent that needs an account nobody has here. Once the
- * sign-in UI lands (issue 11), tighten this: the session shows the methods the agent listed
- * (`authMethods` in e2e-agents/agents.json, e.g. Gemini's "Log in with Google", "Gemini API
- * key") as actions, an env-var method asks for its variable, and the failed session continues
- * after signing in.
+ * An agent that needs an account nobody has here: the window shows its refusal in its own
+ * words and a Sign in panel with every method it listed (`authMethods` in
+ * e2e-agents/agents.json, e.g. Gemini's "Log in with Google", "Gemini API key"). Signing in for
+ * real needs an account; the demo agent's e2e (e2e/sign-in.e2e.ts) proves a session continues.
  */
 for (const agent of manifest.agents.filter((a) => a.withoutAccount === 'sign-in')) {
   test(`${agent.name} without an account: the window shows its own refusal and that it needs a sign-in`, async ({ page, interop }) => {
     await openApp(page, interop.serve.url);
     await newSessionOn(page, agent);
-    const error = transcript(page).getByRole('note');
-    await expect(error).toContainText(agent.signInError!);
-    await expect(error).toContainText(/sign in/i);
+    const panel = page.getByRole('region', { name: 'Sign in' });
+    await expect(panel).toContainText(agent.signInError!);
+    await expect(panel).toContainText(/sign in/i);
+    // Nothing tells this agent it runs as root: no IS_SANDBOX hint for it.
+    await expect(panel).not.toContainText('IS_SANDBOX');
+    for (const method of agent.authMethods) await expect(panel.getByRole('listitem').filter({ hasText: method })).toHaveCount(1);
+    // Not "Asleep": a session that never started says it needs a sign-in.
+    await expect(currentEntry(page)).not.toContainText('Asleep');
   });
 }
 

@@ -50,6 +50,9 @@ describe('auth requests: what an agent asks becomes methods a person can act on'
     expect(buildAuthRequest(message, undefined, 'start', base).hint).toBeUndefined();
     // The stderr tail counts too: adapters often log the refusal there.
     expect(buildAuthRequest('Internal error', undefined, 'start', { ...base, root: true, stderrTail: ['Error: running as root'] }).hint).toBeDefined();
+    // A word "root" that is no refusal (Gemini logs its project root) gets no hint.
+    const gemini = { ...base, root: true, stderrTail: ['Loaded settings from the project root /tmp/x'] };
+    expect(buildAuthRequest('Gemini API key is missing or not configured.', undefined, 'start', gemini).hint).toBeUndefined();
   });
 
   it('tells a "not logged in" status from ordinary talk', () => {

@@ -127,11 +127,15 @@ export function buildAuthRequest(message: string, data: unknown, during: AuthReq
   return { message, methods, during, ...(hint ? { hint } : {}) };
 }
 
+const ROOT_REFUSAL =
+  /--dangerously-skip-permissions|\b(running|run|runs) as root\b|\b(root|sudo)\b[^\n]{0,60}\b(privileges?|not (allowed|permitted|supported)|refus)|\b(cannot|can't|refus\w*|not allowed)\b[^\n]{0,60}\b(root|sudo)\b/i;
+
 /** Claude's tools refuse to run as root unless told they run in a sandbox. */
 export function rootHint(message: string, c: Pick<AuthContext, 'root' | 'stderrTail'>): string | undefined {
   if (!c.root) return undefined;
   const text = [message, ...(c.stderrTail ?? [])].join('\n');
-  if (!/\broot\b|sudo|--dangerously-skip-permissions/i.test(text)) return undefined;
+  // A refusal *because of* root, not any mention of the word (a "project root" in a log line).
+  if (!ROOT_REFUSAL.test(text)) return undefined;
   return `This agent refuses to run as root unless it is told it runs in a sandbox: set ${SANDBOX_ENV}=1 in its environment.`;
 }
 
