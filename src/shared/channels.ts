@@ -29,6 +29,7 @@ export const commandNameList = [
   'sessions:archive',
   'sessions:restore',
   'sessions:delete',
+  'agents:login',
 ] as const;
 
 export const eventNameList = [

@@ -90,6 +90,8 @@ export const Settings = z.object({
 export const HostInfo = z.object({
   version: z.string(),
   headless: z.boolean(),
+  /** The host can open a terminal window for a sign-in command (the desktop app, with a terminal). */
+  canOpenTerminal: z.boolean().optional(),
   clientId: z.string(),
   agents: z.array(AgentInfo),
   settings: Settings,
@@ -265,6 +267,8 @@ export const commands = {
   'sessions:restore': { req: BySession, res: SessionView },
   /** Removes the session, its transcript, prompts and permission records. */
   'sessions:delete': { req: BySession, res: Ok },
+  /** Runs a terminal-login method's command (the agent's own login) in a terminal window (desktop app only). */
+  'agents:login': { req: z.object({ sessionId: SessionId, methodId: z.string().min(1) }).strict(), res: Ok },
 } as const;
 
 export const events = {

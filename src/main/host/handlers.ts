@@ -23,6 +23,7 @@ export function createHandlers(h: HostParts): Handlers {
     'host:info': (_p, ctx) => ({
       version: VERSION,
       headless: h.headless,
+      canOpenTerminal: h.terminal !== undefined,
       clientId: ctx.clientId,
       agents: h.agents().map((a) => ({ id: a.id, name: a.name, command: a.command, args: a.args })),
       settings: h.settings(),
@@ -96,6 +97,14 @@ export function createHandlers(h: HostParts): Handlers {
     },
     'sessions:delete': async (p) => {
       await service.delete(p.sessionId);
+      return { ok: true as const };
+    },
+    'agents:login': (p) => {
+      const row = service.row(p.sessionId);
+      const method = service.view(row).auth?.methods.find((m) => m.id === p.methodId);
+      if (!method?.command) throw new AppError('not_found', 'This session offers no terminal sign-in with that id');
+      if (!h.terminal) throw new AppError('invalid_request', `Switchboard cannot open a terminal here: run ${method.command} yourself, then press Retry`);
+      h.terminal.open(method.command, row.cwd);
       return { ok: true as const };
     },
   };

@@ -1,3 +1,4 @@
+import type { TerminalLauncher } from './terminal-launcher';
 import type { EventName, EventPayload, SettingsT } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
@@ -13,6 +14,8 @@ import type { AgentDetector } from './agent-detection';
 /** What the command handlers reach of the host. */
 export interface HostParts {
   headless: boolean;
+  /** Opens a sign-in command in the person's terminal; absent where no window can open (serve). */
+  terminal: TerminalLauncher | undefined;
   store: Store;
   eventLog: EventLog;
   service: SessionService;

@@ -18,6 +18,7 @@ import { TimerQueue } from '../util/timer-queue';
 import { AgentCatalogue } from './agent-catalogue';
 import { AgentDetector, type DetectionEnv } from './agent-detection';
 import { AgentLogs } from './agent-logs';
+import { findTerminal, type TerminalLauncher } from './terminal-launcher';
 import { demoAgent, loadAgentsFile } from './agents';
 import { plainBox, SecretStore, type SecretBox } from './secret-box';
 import type { ClientHandle, ClientSink, HostPort } from './client';
@@ -28,6 +29,8 @@ import { dataPaths } from './paths';
 import { DEFAULT_SETTINGS, normaliseSettings } from './settings';
 
 export interface HostOptions {
+  /** How a sign-in command opens in a terminal (tests); default: the machine's, desktop app only. */
+  terminal?: TerminalLauncher;
   dataDir: string;
   headless: boolean;
   /** better-sqlite3 `.node` built for this runtime's ABI (the Electron app's own build). */
@@ -178,6 +181,8 @@ export class SessionHost implements HostPort {
     this.dispatcher = createDispatcher(
       createHandlers({
         headless: options.headless,
+        // Only the desktop app: a headless host may be on another machine than the person.
+        terminal: options.terminal ?? (options.headless ? undefined : findTerminal()),
         store: this.store,
         eventLog: this.eventLog,
         service: this.service,

@@ -4,6 +4,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionEventT } from '../../shared/contract';
 import { spyAcp } from '../test-support/acp-spy';
+import type { HostOptions } from './session-host';
 import { startHarness, type Harness } from '../test-support/host-harness';
 
 /** The demo agent's variable (src/agents/demo/auth.ts; agents are another process, so named here). */
@@ -18,9 +19,9 @@ afterEach(async () => {
 
 const kinds = (events: readonly SessionEventT[]): string[] => events.map((e) => e.kind);
 
-async function failedSignInSession(): Promise<{ h: Harness; w: ReturnType<Harness['window']>; id: string }> {
+async function failedSignInSession(options: Partial<HostOptions> = {}): Promise<{ h: Harness; w: ReturnType<Harness['window']>; id: string }> {
   delete process.env[DEMO_KEY];
-  h = await startHarness({ demoAgentArgs: ['--auth', 'required'] });
+  h = await startHarness({ demoAgentArgs: ['--auth', 'required'], ...options });
   const w = h.window();
   const view = await w.call('sessions:create', {});
   await w.call('sessions:switch', { sessionId: view.id });
@@ -30,6 +31,25 @@ async function failedSignInSession(): Promise<{ h: Harness; w: ReturnType<Harnes
 }
 
 describe('sign-in: an agent that refuses session/new until the person signs in', () => {
+  it('runs a terminal-login command in a terminal window where the host can open one, in the session folder', async () => {
+    const opened: { command: string; cwd: string }[] = [];
+    const { h, w, id } = await failedSignInSession({ terminal: { name: 'test', open: (command, cwd) => opened.push({ command, cwd }) } });
+    expect((await w.call('host:info', {})).canOpenTerminal).toBe(true);
+    await w.call('agents:login', { sessionId: id, methodId: 'demo-terminal-login' });
+    expect(opened).toEqual([{ command: 'switchboard-demo-login --user me', cwd: h.host.service.row(id).cwd }]);
+    // Only terminal methods of the request the session shows.
+    await expect(w.call('agents:login', { sessionId: id, methodId: 'demo-login' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('says what to run instead where no terminal can be opened (a headless host)', async () => {
+    const { w, id } = await failedSignInSession();
+    expect((await w.call('host:info', {})).canOpenTerminal).toBe(false);
+    await expect(w.call('agents:login', { sessionId: id, methodId: 'demo-terminal-login' })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('switchboard-demo-login --user me'),
+    });
+  });
+
   it('ends the session as needing sign-in, with the methods from initialize and the agent\'s own message', async () => {
     const { h, id } = await failedSignInSession();
     const view = h.host.service.view(h.host.service.row(id));

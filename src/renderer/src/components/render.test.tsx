@@ -235,6 +235,15 @@ describe('sign-in panel', () => {
     expect(html).toMatch(/<label for="[^"]+">SWITCHBOARD_DEMO_API_KEY<\/label><input id="[^"]+" type="password"/);
     expect(html).toContain('<code class="sign-in-command">demo login --user me</code>');
     expect(html).toContain('>Retry</button>');
+    // A headless host can't open a terminal window in front of the person: copy only.
+    expect(html).toContain('>Copy command</button>');
+    expect(html).not.toContain('Run in a terminal');
+  });
+
+  it('offers to run a terminal login in a terminal where the host can open one (the desktop app)', () => {
+    const store = storeWith({ sessionsById: new Map([[SID, view({ state: 'ENDED', stateReason: 'auth_required', auth })]]), currentSessionId: SID });
+    store.setState({ hostInfo: { version: '0', headless: false, canOpenTerminal: true, clientId: 'c', agents: [], settings: store.getState().hostInfo?.settings ?? ({} as never) } });
+    expect(render(store, <SignInPanel />)).toContain('>Run in a terminal</button>');
   });
 
   it('shows the sign-in progress, and nothing for a session that runs', () => {

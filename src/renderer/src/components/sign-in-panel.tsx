@@ -22,8 +22,10 @@ function EnvVarForm({ sessionId, method, busy }: { sessionId: string; method: Au
   );
 }
 
-function TerminalCommand({ method }: { method: AuthMethodView }) {
+function TerminalCommand({ sessionId, method }: { sessionId: string; method: AuthMethodView }) {
   const [copied, setCopied] = useState(false);
+  const canOpen = useAppStore((s) => s.hostInfo?.canOpenTerminal ?? false);
+  const openLoginTerminal = useAppStore((s) => s.openLoginTerminal);
   const command = method.command ?? '';
   return (
     <div className="sign-in-terminal">
@@ -38,6 +40,11 @@ function TerminalCommand({ method }: { method: AuthMethodView }) {
       >
         {copied ? 'Copied' : 'Copy command'}
       </button>
+      {canOpen ? (
+        <button type="button" className="button-primary" onClick={() => void openLoginTerminal(sessionId, method.id)}>
+          Run in a terminal
+        </button>
+      ) : null}
     </div>
   );
 }
@@ -55,7 +62,7 @@ function MethodRow({ session, method, busy }: { session: SessionViewT; method: A
       ) : method.kind === 'env_var' ? (
         <EnvVarForm sessionId={session.id} method={method} busy={busy} />
       ) : (
-        <TerminalCommand method={method} />
+        <TerminalCommand sessionId={session.id} method={method} />
       )}
     </li>
   );

@@ -10,6 +10,8 @@ export interface LifecycleActions {
   archiveSession(sessionId: string): Promise<void>;
   restoreSession(sessionId: string): Promise<void>;
   deleteSession(sessionId: string): Promise<void>;
+  /** Runs a terminal sign-in command in a terminal window (desktop app). */
+  openLoginTerminal(sessionId: string, methodId: string): Promise<void>;
   /** The host deleted the session (this window or another): it leaves the list. */
   removeSession(sessionId: string): void;
 }
@@ -48,6 +50,15 @@ export function createLifecycleActions(set: SetState, get: GetState, deps: Store
       const res = await api['sessions:delete']({ sessionId });
       if (res.ok) get().removeSession(sessionId);
       else get().pushNotice(`Could not delete the session: ${res.error.message}`);
+    },
+
+    async openLoginTerminal(sessionId, methodId) {
+      const res = await api['agents:login']({ sessionId, methodId });
+      set({
+        signIn: res.ok
+          ? { sessionId, methodId, status: 'done', message: 'Opened in a terminal: finish signing in there, then press Retry.' }
+          : { sessionId, methodId, status: 'failed', message: res.error.message },
+      });
     },
 
     removeSession(sessionId) {
