@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect, test as base, type Page } from '@playwright/test';
 import { killAll } from '../../src/main/test-support/processes';
 import { startServe, type ServeProcess } from '../../e2e/support/serve';
-import { newSession, sidebar, transcript } from '../../e2e/support/fixtures';
+import { newSession, sidebar } from '../../e2e/support/fixtures';
 import { agentEntry, isInstalled, readManifest, type PinnedAgent } from './manifest';
 import { qwenEnvironment } from './qwen-home';
 import { RUN_MARKER_ENV, runProcesses } from './run-processes';
@@ -114,8 +114,11 @@ export async function expectHandshake(page: Page, agent: PinnedAgent): Promise<v
     await expect(currentEntry(page)).toContainText('Active');
     return;
   }
-  await expect(transcript(page)).toContainText(agent.signInError!);
-  await expect(transcript(page)).not.toContainText(/could not start|exited with code|was killed/i);
+  // A signed-out agent answered the handshake and refused the session: the Sign in panel says so
+  // in its words, and the session says it needs a sign-in (not that the agent failed).
+  await expect(page.getByRole('region', { name: 'Sign in' })).toContainText(agent.signInError!);
+  await expect(currentEntry(page)).toContainText('Needs sign-in');
+  await expect(page.locator('main')).not.toContainText(/could not start|exited with code|was killed/i);
 }
 
 /** A session on every pinned agent, each in the state the window shows after the handshake. */
