@@ -29,6 +29,7 @@ export const commandNameList = [
   'sessions:archive',
   'sessions:restore',
   'sessions:delete',
+  'agents:signin',
 ] as const;
 
 export const eventNameList = [
