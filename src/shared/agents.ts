@@ -4,6 +4,7 @@
  * here: a secret environment entry crosses the contract as its name and whether it is set.
  */
 import { z } from 'zod';
+import { AuthMethodView } from './events';
 
 export const AgentIdPattern = /^[a-z0-9][a-z0-9._-]*$/i;
 export const AgentId = z.string().max(64).regex(AgentIdPattern, 'use letters, digits, dot, dash, underscore');
@@ -51,6 +52,8 @@ export const AgentTestResult = z.discriminatedUnion('ok', [
     protocolVersion: z.number(),
     capabilities: z.json(),
     authMethods: z.array(AgentAuthMethod),
+    /** The same methods as the person acts on them (kind, variable, command); absent in tests stored before sign-in from Settings. */
+    methods: z.array(AuthMethodView).optional(),
   }),
   z.object({
     ok: z.literal(false),

@@ -30,6 +30,7 @@ export const commandNameList = [
   'sessions:restore',
   'sessions:delete',
   'agents:login',
+  'agents:signin',
 ] as const;
 
 export const eventNameList = [

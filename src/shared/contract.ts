@@ -230,6 +230,16 @@ export const Authenticate = z
   })
   .strict();
 
+/** Sign in to an agent from Settings: one of the methods its `initialize` lists. */
+export const AgentSignIn = z
+  .object({
+    agentId: z.string().min(1),
+    methodId: z.string().min(1),
+    /** An `env_var` method: the value to store as the agent's secret (kept out of logs and the database). */
+    value: z.string().min(1).max(100_000).optional(),
+  })
+  .strict();
+
 export const AuthenticateResult = z.object({
   /** The agent accepted the sign-in (or the variable was stored and the agent restarted). */
   ok: z.literal(true),
@@ -269,6 +279,8 @@ export const commands = {
   'sessions:delete': { req: BySession, res: Ok },
   /** Runs a terminal-login method's command (the agent's own login) in a terminal window (desktop app only). */
   'agents:login': { req: z.object({ sessionId: SessionId, methodId: z.string().min(1) }).strict(), res: Ok },
+  /** Sign in to an agent from Settings (a probe of it runs `authenticate`, or a variable is stored for it). */
+  'agents:signin': { req: AgentSignIn, res: AuthenticateResult },
 } as const;
 
 export const events = {

@@ -2,10 +2,11 @@ import type { AgentTestResultT } from '../../shared/agents';
 import { AppError } from '../../shared/errors';
 import type { Handlers } from './dispatch';
 import { presetViews } from './agent-presets';
+import { signInAgent } from './agent-sign-in';
 import { testAgent } from './agent-tester';
 import type { HostParts } from './host-parts';
 
-type AgentHandlers = Pick<Handlers, 'agents:list' | 'agents:save' | 'agents:remove' | 'agents:test' | 'agents:presets'>;
+type AgentHandlers = Pick<Handlers, 'agents:list' | 'agents:save' | 'agents:remove' | 'agents:test' | 'agents:presets' | 'agents:signin'>;
 
 /** The catalogue's commands: each calls one catalogue method (or the tester). */
 export function createAgentHandlers(h: HostParts): AgentHandlers {
@@ -43,5 +44,13 @@ export function createAgentHandlers(h: HostParts): AgentHandlers {
       }
       return run;
     },
+    'agents:signin': (p) =>
+      signInAgent(p.agentId, p.methodId, p.value, {
+        pool: h.pool,
+        clock: h.clock,
+        timeoutMs: h.agentTestTimeoutMs,
+        resolve: (id) => catalogue.resolve(id),
+        storeSecret: (id, name, value) => catalogue.storeSecret(id, name, value),
+      }),
   };
 }

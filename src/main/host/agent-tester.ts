@@ -4,6 +4,7 @@ import { isAppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { Broker } from '../brokers/broker';
 import type { BrokerPool } from '../brokers/broker-pool';
+import { toMethodView } from '../sessions/auth-request';
 import type { Clock } from '../util/clock';
 
 export interface AgentTestOptions {
@@ -26,7 +27,7 @@ function authMethodsOf(res: acp.InitializeResponse): Extract<AgentTestResultT, {
 }
 
 /** Waits for the broker's `initialize` answer, or the test's own deadline, whichever is first. */
-async function initialized(broker: Broker, clock: Clock, timeoutMs: number): Promise<acp.InitializeResponse> {
+export async function initialized(broker: Broker, clock: Clock, timeoutMs: number): Promise<acp.InitializeResponse> {
   let timer: ReturnType<Clock['setTimeout']> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = clock.setTimeout(() => reject(new Error(`${broker.agent.name} did not answer initialize within ${timeoutMs} ms`)), timeoutMs);
@@ -66,6 +67,7 @@ export async function testAgent(agent: AgentDefinition, o: AgentTestOptions): Pr
           protocolVersion: res.protocolVersion,
           capabilities: JSON.parse(JSON.stringify(res.agentCapabilities ?? {})) as Extract<AgentTestResultT, { ok: true }>['capabilities'],
           authMethods: authMethodsOf(res),
+          methods: (res.authMethods ?? []).flatMap((m) => toMethodView(m, agent) ?? []),
         };
       } finally {
         stderrTail = broker.stderrTail;

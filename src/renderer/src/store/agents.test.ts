@@ -94,4 +94,20 @@ describe('agents slice', () => {
     fake.emit('agents:progress', { agentId: 'demo', step: 'initializing', elapsedMs: 1 });
     expect(store.getState().agentTests.size).toBe(0);
   });
+
+  it("signs in to an agent from Settings, then reloads the catalogue so a stored variable shows as set", async () => {
+    const { fake, store } = boundStore();
+    const keyed = agent({ env: [{ name: 'SWITCHBOARD_DEMO_API_KEY', secret: true, set: true }] });
+    fake.handle('agents:signin', () => ok({ ok: true as const, message: 'stored' }));
+    fake.handle('agents:list', () => ok(list([keyed])));
+    expect(await store.getState().signInAgent('demo', 'demo-api-key', 'k')).toEqual({ ok: true, message: 'stored' });
+    expect(fake.calls.find((c) => c.command === 'agents:signin')?.req).toEqual({ agentId: 'demo', methodId: 'demo-api-key', value: 'k' });
+    expect(store.getState().agents[0]?.env).toEqual(keyed.env);
+  });
+
+  it("hands back the host's refusal of a sign-in", async () => {
+    const { fake, store } = boundStore();
+    fake.handle('agents:signin', () => ({ ok: false, error: { code: 'invalid_request', message: 'Run x in a terminal' } }));
+    expect(await store.getState().signInAgent('demo', 'term')).toMatchObject({ ok: false, error: { message: 'Run x in a terminal' } });
+  });
 });

@@ -66,4 +66,28 @@ describe('Settings → Agents', () => {
     expect(html).toContain('role="alert"');
     expect(html).toContain('/d/agents.json: bad id');
   });
+
+  it('turns the tested sign-in methods into controls: a button, a password input named after the variable, the command with Copy', () => {
+    const lastTest = {
+      ok: true as const,
+      at: 1,
+      durationMs: 300,
+      protocolVersion: 1,
+      capabilities: {},
+      authMethods: [],
+      methods: [
+        { id: 'demo-login', name: 'Log in to the demo', kind: 'agent' as const },
+        { id: 'demo-api-key', name: 'Demo API key', kind: 'env_var' as const, envVar: 'SWITCHBOARD_DEMO_API_KEY' },
+        { id: 'demo-terminal-login', name: 'Log in from a terminal', kind: 'terminal' as const, command: 'switchboard-demo-login --user me' },
+      ],
+    };
+    const html = render(storeWith({ agents: [{ ...base, lastTest }] }));
+    expect(html).toContain('>Log in to the demo</button>');
+    expect(html).toContain('<label for="env-gemini-demo-api-key">SWITCHBOARD_DEMO_API_KEY</label><input id="env-gemini-demo-api-key" type="password"');
+    expect(html).toContain('Save for this agent</button>');
+    expect(html).toContain('<code class="sign-in-command">switchboard-demo-login --user me</code>');
+    expect(html).toContain('Copy command</button>');
+    expect(html).toContain('Run this in a terminal, then press Test:');
+    expect(html).toContain('role="status"');
+  });
 });

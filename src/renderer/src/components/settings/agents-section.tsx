@@ -3,6 +3,7 @@ import type { AgentTestResultT, AgentViewT, WireError } from '../../../../shared
 import { useAppStore } from '../../store/context';
 import { agentsSelectors } from '../../store/slices/catalogue/selectors';
 import { AgentForm, availabilityLabel } from './agent-form';
+import { AgentSignIn } from './agent-sign-in';
 import { FormError } from './form-error';
 
 const SOURCE_LABEL: Record<AgentViewT['source'], string> = {
@@ -14,7 +15,7 @@ const SOURCE_LABEL: Record<AgentViewT['source'], string> = {
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** What the agent said in its `initialize` answer, or why the test failed. */
-function TestResult({ result }: { result: AgentTestResultT }) {
+function TestResult({ agentId, result }: { agentId: string; result: AgentTestResultT }) {
   if (!result.ok) {
     return (
       <div className="agent-test failed">
@@ -34,7 +35,9 @@ function TestResult({ result }: { result: AgentTestResultT }) {
       <dd>{caps.length ? caps.map(([k, v]) => (typeof v === 'object' ? `${k} ${JSON.stringify(v)}` : k)).join(', ') : 'none'}</dd>
       <dt>Sign-in methods</dt>
       <dd>
-        {result.authMethods.length ? (
+        {result.methods?.length ? (
+          <AgentSignIn agentId={agentId} methods={result.methods} />
+        ) : result.authMethods.length ? (
           <ul>
             {result.authMethods.map((m) => (
               <li key={m.id}>
@@ -103,7 +106,7 @@ function AgentEntry({ agent, onEdit }: { agent: AgentViewT; onEdit: () => void }
         {progress ? (progress.step === 'spawning' ? 'Testing: starting the agent…' : `Testing: waiting for initialize (${seconds(progress.elapsedMs)})…`) : null}
       </div>
       {error ? <FormError error={error} /> : null}
-      {agent.lastTest && !progress ? <TestResult result={agent.lastTest} /> : null}
+      {agent.lastTest && !progress ? <TestResult agentId={agent.id} result={agent.lastTest} /> : null}
     </li>
   );
 }

@@ -10,6 +10,8 @@ export interface AgentsActions {
   removeAgent(agentId: string): Promise<WireError | undefined>;
   /** Runs `initialize` on the agent; the result arrives as the agent's `lastTest`. */
   testAgent(agentId: string): Promise<WireError | undefined>;
+  /** Signs in to the agent from Settings (a method its last Test listed): the host's answer, or why not. */
+  signInAgent(agentId: string, methodId: string, value?: string): Promise<{ ok: true; message: string } | { ok: false; error: WireError }>;
   agentsChanged(list: AgentListT): void;
   agentTestProgress(progress: AgentTestProgressT): void;
 }
@@ -67,6 +69,14 @@ export function createAgentsActions(set: SetState, get: GetState, deps: StoreDep
         agents: get().agents.map((a) => (a.id === agentId ? { ...a, lastTest: result } : a)),
       });
       return undefined;
+    },
+
+    async signInAgent(agentId, methodId, value) {
+      const res = await api['agents:signin']({ agentId, methodId, ...(value !== undefined ? { value } : {}) });
+      if (!res.ok) return res;
+      // A stored variable shows as set on the agent's entry.
+      await get().loadAgents();
+      return { ok: true, message: res.value.message };
     },
 
     agentsChanged(list) {
