@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEventT, SessionViewT } from '../../shared/contract';
 import { defaultSpawn, type SpawnFn } from '../brokers/broker';
-import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
+import { startHarness, type Harness, type TestWindow, liveSession } from '../test-support/host-harness';
 import { agentFootprint, demoAgents, groupMembers, isLive, killAll, waitUntil } from '../test-support/processes';
 import { ShiftableClock } from '../test-support/shiftable-clock';
 import { silentLogger } from '../util/log';
@@ -48,14 +48,6 @@ async function harness(options: Partial<HostOptions> = {}): Promise<Harness> {
   const h = await startHarness({ spawn: countingSpawn, ...options });
   harnesses.push(h);
   return h;
-}
-
-/** Creates a session that `w` watches and waits until its agent session is live. */
-async function liveSession(h: Harness, w: TestWindow): Promise<string> {
-  const view = await w.call('sessions:create', { cwd: h.dataDir });
-  await w.call('sessions:switch', { sessionId: view.id });
-  await w.waitFor('session:updated', (v) => v.id === view.id && v.state === 'ACTIVE');
-  return view.id;
 }
 
 /** Creates a session nobody watches and waits until its agent session is live. */

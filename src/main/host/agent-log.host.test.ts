@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentLogEntryT, EventPayload } from '../../shared/contract';
 import { captureLogger, type LogEntry } from '../test-support/capture-logger';
-import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
+import { startHarness, type Harness, type TestWindow, liveSession } from '../test-support/host-harness';
 import type { HostOptions } from './session-host';
 
 /** The Agent log through the real host with real demo agent processes (issue 11). */
@@ -16,13 +16,6 @@ async function harness(options: Partial<HostOptions> = {}): Promise<Harness> {
   const h = await startHarness(options);
   harnesses.push(h);
   return h;
-}
-
-async function liveSession(h: Harness, w: TestWindow): Promise<string> {
-  const view = await w.call('sessions:create', { cwd: h.dataDir });
-  await w.call('sessions:switch', { sessionId: view.id });
-  await w.waitFor('session:updated', (v) => v.id === view.id && v.state === 'ACTIVE');
-  return view.id;
 }
 
 /** Every Agent log line pushed to `w` for the session, in order. */

@@ -3,12 +3,11 @@ import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { spyAcp } from '../test-support/acp-spy';
 import { captureLogger, type LogEntry } from '../test-support/capture-logger';
+import { DEMO_KEY } from '../test-support/demo-agent';
 import { startHarness, type Harness } from '../test-support/host-harness';
 import { demoAgent } from './agents';
 import { dataPaths } from './paths';
 
-/** The demo agent's variable (src/agents/demo/auth.ts; agents are another process, so named here). */
-const DEMO_KEY = 'SWITCHBOARD_DEMO_API_KEY';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -5,10 +5,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionEventT } from '../../shared/contract';
 import { spyAcp } from '../test-support/acp-spy';
 import type { HostOptions } from './session-host';
+import { DEMO_KEY } from '../test-support/demo-agent';
 import { startHarness, type Harness } from '../test-support/host-harness';
 
-/** The demo agent's variable (src/agents/demo/auth.ts; agents are another process, so named here). */
-const DEMO_KEY = 'SWITCHBOARD_DEMO_API_KEY';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -4,3 +4,6 @@
  * one folder the layer rules (eslint.layers.js) let reach across layers.
  */
 export { demoAgent } from '../host/agents';
+
+/** The demo agent's sign-in variable (src/agents/demo/auth.ts; agents are another process, so named here). */
+export const DEMO_KEY = 'SWITCHBOARD_DEMO_API_KEY';

@@ -201,3 +201,11 @@ export async function startHarness(options: Partial<HostOptions> = {}): Promise<
   };
   return h;
 }
+
+/** Creates a session in the data folder that `w` watches and waits until its agent session is live. */
+export async function liveSession(h: Harness, w: TestWindow): Promise<string> {
+  const view = await w.call('sessions:create', { cwd: h.dataDir });
+  await w.call('sessions:switch', { sessionId: view.id });
+  await w.waitFor('session:updated', (v) => v.id === view.id && v.state === 'ACTIVE');
+  return view.id;
+}
