@@ -29,6 +29,7 @@ function fakeMachine() {
   return { root: dir.path, bin, other, cache, exe, cachePackage, env: { PATH: [other, bin].join(':'), npm_config_cache: cache, HOME: dir.path } };
 }
 
+// Windows only: its PATH lookup goes by PATHEXT, not the execute bit these fake commands use (runs here, on Linux).
 describe.skipIf(process.platform === 'win32')('agent detection', () => {
   it('finds a command in PATH order without a shell', async () => {
     const m = fakeMachine();

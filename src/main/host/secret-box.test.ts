@@ -17,6 +17,7 @@ function secretsFile(): string {
 const reverseBox: SecretBox = { kind: 'reverse', seal: (s) => [...s].reverse().join(''), open: (s) => [...s].reverse().join('') };
 
 describe('SecretStore', () => {
+  // Windows only: it has no POSIX file modes to check (runs here, on Linux).
   it.skipIf(process.platform === 'win32')('writes the secrets file with mode 0600, atomically', () => {
     const file = secretsFile();
     const store = new SecretStore(file, plainBox, captureLogger([]));
@@ -59,6 +60,7 @@ describe('SecretStore', () => {
     expect(JSON.stringify(entries)).not.toContain('terces');
   });
 
+  // Windows only: no POSIX file modes to loosen or tighten (runs here, on Linux).
   it.skipIf(process.platform === 'win32')('tightens a loosened file before reading it', () => {
     const file = secretsFile();
     new SecretStore(file, plainBox, captureLogger([])).update('a', { K: 'v' });
