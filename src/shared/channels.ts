@@ -31,6 +31,10 @@ export const commandNameList = [
   'sessions:delete',
   'agents:login',
   'agents:signin',
+  'folders:check',
+  'folders:recent',
+  'folders:pick',
+  'agents:sessions',
 ] as const;
 
 export const eventNameList = [
