@@ -39,13 +39,13 @@ const dialog = (over: Partial<Dialog> = {}): Dialog => ({
 });
 
 describe('New session dialog (rendered)', () => {
-  it('is a dialog named New session with an Agent combobox preselected and a Folder box offering recent folders', () => {
+  it('is a dialog named New session with an Agent combobox preselected and a Folder box, other recent folders one click away', () => {
     const html = render({ hostInfo: hostInfo(false), newSession: dialog(), recentFolders: ['/work/app', '/work/lib'] });
     expect(html).toContain('role="dialog" aria-modal="true" aria-label="New session"');
     expect(html).toMatch(/<span class="field-label">Agent<\/span><select>/);
     expect(html).toContain('<option value="claude" selected="">Claude Code</option>');
     expect(html).toMatch(/<label class="field-label" for="[^"]+-folder">Folder<\/label>/);
-    expect(html).toContain('<option value="/work/app"></option><option value="/work/lib"></option>');
+    expect(html).toContain('<ul class="recent-folders" aria-label="Recent folders"><li><button type="button" class="button-link" title="/work/lib">/work/lib</button></li></ul>');
     expect(html).toMatch(/<button type="submit" class="button-primary">Start<\/button>/);
   });
 

@@ -4,7 +4,10 @@ import { newSessionSelectors } from '../../store/slices/new-session/selectors';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { ListedSessions } from './listed-sessions';
 
-/** Folders the person may add besides the session's own; each is checked by the host. */
+/**
+ * Directories the person may add besides the session's folder; each is checked by the host.
+ * Named "directory", not "folder", so that nothing else in the dialog is called Folder.
+ */
 function AdditionalDirs() {
   const dialog = useAppStore(newSessionSelectors.dialog);
   const add = useAppStore((s) => s.addAdditionalDir);
@@ -17,9 +20,9 @@ function AdditionalDirs() {
   };
   return (
     <fieldset className="field additional-dirs">
-      <legend className="field-label">Additional folders (optional)</legend>
+      <legend className="field-label">Additional directories (optional)</legend>
       {dialog.additionalDirs.length ? (
-        <ul aria-label="Additional folders">
+        <ul aria-label="Additional directories">
           {dialog.additionalDirs.map((dir) => (
             <li key={dir}>
               <span>{dir}</span>{' '}
@@ -33,7 +36,7 @@ function AdditionalDirs() {
       <div className="row">
         <input
           type="text"
-          aria-label="Additional folder"
+          aria-label="Additional directory"
           aria-describedby={`${id}-error`}
           placeholder="/path/to/another/folder"
           value={text}
@@ -47,13 +50,33 @@ function AdditionalDirs() {
           }}
         />
         <button type="button" className="button-secondary" onClick={() => void submit()}>
-          Add folder
+          Add directory
         </button>
       </div>
       <span id={`${id}-error`} className="field-error" role={dialog.additionalDirError ? 'alert' : undefined}>
         {dialog.additionalDirError ?? ''}
       </span>
     </fieldset>
+  );
+}
+
+/**
+ * The recent folders, most recent first, one button each (a datalist would make the Folder box
+ * a combobox, and browsers show it only on a matching prefix).
+ */
+function RecentFolders({ folders, current, onPick }: { folders: readonly string[]; current: string; onPick: (path: string) => void }) {
+  const others = folders.filter((f) => f !== current.trim());
+  if (others.length === 0) return null;
+  return (
+    <ul className="recent-folders" aria-label="Recent folders">
+      {others.map((f) => (
+        <li key={f}>
+          <button type="button" className="button-link" title={f} onClick={() => onPick(f)}>
+            {f}
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -124,7 +147,6 @@ export function NewSessionDialog() {
                 id={`${id}-folder`}
                 ref={folderRef}
                 type="text"
-                list={`${id}-recent`}
                 autoComplete="off"
                 spellCheck={false}
                 aria-invalid={problem !== undefined}
@@ -138,14 +160,10 @@ export function NewSessionDialog() {
                 </button>
               ) : null}
             </div>
-            <datalist id={`${id}-recent`}>
-              {recent.map((f) => (
-                <option key={f} value={f} />
-              ))}
-            </datalist>
             <span id={`${id}-folder-status`} className={problem ? 'field-error' : 'field-hint'} role={problem ? 'alert' : undefined}>
               {problem ?? (dialog.check.state === 'checking' ? 'Checking…' : 'The agent works in this folder.')}
             </span>
+            <RecentFolders folders={recent} current={dialog.folder} onPick={setFolder} />
           </div>
           <AdditionalDirs />
           <div className="form-actions">
