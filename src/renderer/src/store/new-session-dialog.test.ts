@@ -57,6 +57,21 @@ describe('the New session dialog', () => {
     expect(newSessionSelectors.canStart(store.getState())).toBe(true);
   });
 
+  it('starts with the agent it would preselect when the agent list arrived after the dialog opened', async () => {
+    const fake = new FakeApi();
+    const store = createAppStore(testDeps(fake));
+    bindApi(store, fake.api, alwaysOpen);
+    fake.handle('folders:check', (req) => ok(checkOf(req.path))).handle('sessions:create', (req) => ok(view({ id: req.id! })));
+    store.setState({ recentFolders: ['/work/app'] });
+    store.getState().openNewSession();
+    await flush();
+    expect(newSessionSelectors.startBlocked(store.getState())).toBe('Choose an agent');
+    store.setState({ hostInfo: hostInfo(), settings: hostInfo().settings });
+    expect(newSessionSelectors.canStart(store.getState())).toBe(true);
+    store.getState().submitNewSession();
+    expect(fake.callsOf('sessions:create')).toEqual([{ id: expect.any(String), agentId: 'claude', cwd: '/work/app', additionalDirs: [] }]);
+  });
+
   it('says why a bad folder cannot be used and keeps Start disabled, keeping what was typed', async () => {
     const { store } = await setup();
     store.getState().openNewSession();

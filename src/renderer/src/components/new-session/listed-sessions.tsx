@@ -10,11 +10,12 @@ function when(ms: number | undefined): string {
 /** "Open an existing session of this agent": the agent's own `session/list`, one button each. */
 export function ListedSessions() {
   const dialog = useAppStore(newSessionSelectors.dialog);
-  const lists = useAppStore((s) => newSessionSelectors.agentListsSessions(s, s.newSession?.agentId));
+  const agentId = useAppStore(newSessionSelectors.agentId);
+  const lists = useAppStore((s) => newSessionSelectors.agentListsSessions(s, agentId));
   const listAgentSessions = useAppStore((s) => s.listAgentSessions);
   const openListedSession = useAppStore((s) => s.openListedSession);
   // Known from the agent's last test not to list them: nothing to offer.
-  if (!dialog || dialog.agentId === undefined || lists === false) return null;
+  if (!dialog || agentId === undefined || lists === false) return null;
   const listed = dialog.listed;
   const rows: readonly AgentSessionInfoT[] = listed.state === 'done' ? listed.sessions : [];
   return (

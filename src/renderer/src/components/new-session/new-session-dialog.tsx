@@ -89,6 +89,7 @@ function RecentFolders({ folders, current, onPick }: { folders: readonly string[
 export function NewSessionDialog() {
   const dialog = useAppStore(newSessionSelectors.dialog);
   const agents = useAppStore(sessionsSelectors.agents);
+  const agentId = useAppStore(newSessionSelectors.agentId);
   const recent = useAppStore(newSessionSelectors.recentFolders);
   const blocked = useAppStore(newSessionSelectors.startBlocked);
   const problem = useAppStore(newSessionSelectors.folderProblem);
@@ -130,7 +131,7 @@ export function NewSessionDialog() {
         <form onSubmit={onSubmit} noValidate>
           <label className="field">
             <span className="field-label">Agent</span>
-            <select value={dialog.agentId ?? ''} onChange={(e) => setAgent(e.target.value)}>
+            <select value={agentId ?? ''} onChange={(e) => setAgent(e.target.value)}>
               {agents.map((a) => (
                 <option key={a.id} value={a.id}>
                   {a.name}

@@ -116,16 +116,17 @@ export function createNewSessionActions(set: SetState, get: GetState, deps: Stor
     submitNewSession() {
       const s = get();
       const d = s.newSession;
+      const agentId = newSessionSelectors.agentId(s);
       const cwd = newSessionSelectors.checkedFolder(s);
-      if (!d || d.agentId === undefined || cwd === undefined || !newSessionSelectors.canStart(s)) return false;
+      if (!d || agentId === undefined || cwd === undefined || !newSessionSelectors.canStart(s)) return false;
       get().closeNewSession();
-      get().chooseAgent(d.agentId);
-      get().startSession({ agentId: d.agentId, cwd, additionalDirs: [...d.additionalDirs] });
+      get().chooseAgent(agentId);
+      get().startSession({ agentId, cwd, additionalDirs: [...d.additionalDirs] });
       return true;
     },
 
     async listAgentSessions() {
-      const agentId = get().newSession?.agentId;
+      const agentId = get().newSession ? newSessionSelectors.agentId(get()) : undefined;
       if (agentId === undefined) return;
       patch({ listed: { state: 'loading', agentId } });
       const res = await api['agents:sessions']({ agentId });
@@ -135,7 +136,7 @@ export function createNewSessionActions(set: SetState, get: GetState, deps: Stor
     },
 
     openListedSession(listed) {
-      const agentId = get().newSession?.agentId;
+      const agentId = get().newSession ? newSessionSelectors.agentId(get()) : undefined;
       if (agentId === undefined) return;
       get().closeNewSession();
       if (listed.openAs !== undefined && get().sessionsById.has(listed.openAs)) {

@@ -7,11 +7,19 @@ function checkedFolder(s: AppState): string | undefined {
   return check?.state === 'done' && check.result.ok ? check.result.path : undefined;
 }
 
+/**
+ * The agent the dialog starts: the one chosen in it, else the one it would preselect now (the
+ * agent list may arrive after the dialog opened).
+ */
+function agentId(s: AppState): string | undefined {
+  return s.newSession?.agentId ?? sessionsSelectors.newSessionAgentId(s);
+}
+
 /** Why Start is disabled, for the person; undefined when it is enabled. */
 function startBlocked(s: AppState): string | undefined {
   const d = s.newSession;
   if (!d) return 'The dialog is closed';
-  if (d.agentId === undefined) return 'Choose an agent';
+  if (agentId(s) === undefined) return 'Choose an agent';
   if (d.check.state === 'checking') return 'Checking the folder…';
   if (d.check.state === 'done' && !d.check.result.ok) return d.check.result.message;
   if (checkedFolder(s) === undefined) return 'Choose the folder the agent works in';
@@ -35,6 +43,7 @@ function agentListsSessions(s: AppState, agentId: string | undefined): boolean |
 
 export const newSessionSelectors = {
   dialog: (s: AppState) => s.newSession,
+  agentId,
   recentFolders: (s: AppState) => s.recentFolders,
   checkedFolder,
   startBlocked,
