@@ -5,6 +5,7 @@
 import { BrowserWindow } from 'electron';
 import type { Logger } from '../util/log';
 import type { ElectronIpcTransport } from '../transport/electron-ipc';
+import { secureWebPreferences } from './web-preferences';
 
 export interface WindowManagerOptions {
   preloadPath: string;
@@ -37,17 +38,7 @@ export class WindowManager {
       // Cascade new windows so a second one is visibly new.
       ...(focused ? { x: focused.getBounds().x + 32, y: focused.getBounds().y + 32 } : {}),
       show: false,
-      webPreferences: {
-        preload: preloadPath,
-        contextIsolation: true,
-        sandbox: true,
-        nodeIntegration: false,
-        nodeIntegrationInSubFrames: false,
-        webSecurity: true,
-        allowRunningInsecureContent: false,
-        navigateOnDragDrop: false,
-        spellcheck: true,
-      },
+      webPreferences: secureWebPreferences(preloadPath),
     });
     this.windows.add(win);
     win.on('closed', () => this.windows.delete(win));
