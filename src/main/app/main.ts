@@ -17,6 +17,7 @@ import { buildAppMenu } from './menu';
 import { resolveNativeBinding } from './native-binding';
 import { safeStorageBox } from './safe-storage-box';
 import { installGlobalGuards, installSessionSecurity, type SecurityOptions } from './security';
+import { WINDOW_STATE_FILE } from './window-state';
 import { WindowManager } from './windows';
 
 const log = createLogger(undefined, 'app');
@@ -67,6 +68,7 @@ async function run(): Promise<void> {
     shutdown: async () => {
       // Windows first: no command starts during the shutdown and every window is detached,
       // the same path a closed window takes. Then the host ends turns, sessions and agents.
+      started.windows?.quitting();
       started.transport?.dispose();
       const host = await started.host;
       await host?.shutdown();
@@ -130,9 +132,16 @@ async function run(): Promise<void> {
 
   installSessionSecurity(session.defaultSession, security);
   const transport = new ElectronIpcTransport({ ipcMain, host, isRendererUrl: security.isRendererUrl, log: log.child('ipc') });
-  const windows = new WindowManager({ preloadPath, rendererUrl, transport, log: log.child('windows') });
+  const windows = new WindowManager({
+    preloadPath,
+    rendererUrl,
+    isRendererUrl: security.isRendererUrl,
+    stateFile: join(dataDir, WINDOW_STATE_FILE),
+    transport,
+    log: log.child('windows'),
+  });
   started.transport = transport;
   started.windows = windows;
   Menu.setApplicationMenu(buildAppMenu({ newWindow: () => windows.open() }));
-  windows.open();
+  windows.restore();
 }
