@@ -17,6 +17,7 @@ import { buildAppMenu } from './menu';
 import { resolveNativeBinding } from './native-binding';
 import { safeStorageBox } from './safe-storage-box';
 import { installGlobalGuards, installSessionSecurity, type SecurityOptions } from './security';
+import { WaitingBadge } from './waiting-badge';
 import { WINDOW_STATE_FILE } from './window-state';
 import { WindowManager } from './windows';
 
@@ -57,6 +58,7 @@ async function run(): Promise<void> {
   const started: {
     windows?: WindowManager;
     transport?: ElectronIpcTransport;
+    badge?: WaitingBadge;
     host?: Promise<SessionHost | undefined>;
   } = {};
 
@@ -69,6 +71,7 @@ async function run(): Promise<void> {
       // Windows first: no command starts during the shutdown and every window is detached,
       // the same path a closed window takes. Then the host ends turns, sessions and agents.
       started.windows?.quitting();
+      started.badge?.dispose();
       started.transport?.dispose();
       const host = await started.host;
       await host?.shutdown();
@@ -142,6 +145,10 @@ async function run(): Promise<void> {
   });
   started.transport = transport;
   started.windows = windows;
+  // macOS dock and Linux launchers (Unity API); Windows has no count badge.
+  const badge = new WaitingBadge(host, (count) => app.setBadgeCount(count), log.child('badge'));
+  started.badge = badge;
+  badge.start().catch((err: unknown) => log.warn('the dock badge could not start', { error: String(err) }));
   Menu.setApplicationMenu(buildAppMenu({ newWindow: () => windows.open() }));
   windows.restore();
 }
