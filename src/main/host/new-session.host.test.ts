@@ -37,6 +37,8 @@ describe('New session: folder and agent', () => {
     await w.call('sessions:switch', { sessionId: view.id });
     await w.prompt(view.id, '/cwd');
     expect(w.agentText(view.id)).toBe(`Working folder: ${project}\nAdditional folders: ${docs}`);
+    // The live session knows them too (file requests are confined to the folder and these).
+    expect(h.host.service.registry.get(view.id)?.additionalDirs).toEqual([docs]);
     // Stored: the list and a restarted host still name them.
     await h.restart();
     const again = h.window();

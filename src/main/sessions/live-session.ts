@@ -26,6 +26,8 @@ export class LiveSession implements SessionSink {
   keepingReplay = false;
   /** Text prepended to the next prompt when the agent lost the session and started a new one. */
   seed: string | undefined;
+  /** Absolute folders the session may use besides `cwd` (the person added them), for file confinement. */
+  additionalDirs: readonly string[] = [];
   /** When the agent last sent an update or request for this session (host time); see `noteActivity`. */
   lastAgentActivityAt: number | undefined;
   private detached = false;

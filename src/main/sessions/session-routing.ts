@@ -157,6 +157,7 @@ export class SessionRouting {
         return o.gate.request(id, req, signal);
       },
     });
+    live.additionalDirs = additionalDirsOf(row);
     let added = false;
     try {
       // Inside the try: a missing agent or a refused transition must be shown like any other
