@@ -34,6 +34,8 @@ describe('options', () => {
     expect(commandOptions(commands, 'PL')).toEqual([{ label: '/plan', description: 'Show a plan', insert: '/plan' }]);
     expect(commandOptions(commands, 'o').map((o) => o.label)).toEqual(['/slow', '/permission']);
     expect(commandOptions(commands, 'sl')[0]).toEqual({ label: '/slow', description: 'Stream ticks', hint: 'seconds', insert: '/slow' });
+    // Typed whole, a command comes first even when another one starts with it.
+    expect(commandOptions([{ name: 'plans', description: '' }, ...commands], 'plan').map((o) => o.label)).toEqual(['/plan', '/plans']);
   });
 
   it('offers paths as @mentions', () => {

@@ -48,10 +48,14 @@ function tokenEnd(text: string, caret: number): number {
   return caret + rest.length;
 }
 
-/** Commands whose name starts with the query first, then those that contain it; case-insensitive. */
+/**
+ * The command named exactly by the query first (so Enter on `/plan` typed whole sends it), then
+ * those whose name starts with the query, then those that contain it; case-insensitive.
+ */
 export function commandOptions(commands: readonly AvailableCommand[], query: string): CompletionOption[] {
   const q = query.toLowerCase();
-  const starts = commands.filter((c) => c.name.toLowerCase().startsWith(q));
+  const rank = (name: string): number => (name === q ? 0 : 1);
+  const starts = commands.filter((c) => c.name.toLowerCase().startsWith(q)).sort((a, b) => rank(a.name.toLowerCase()) - rank(b.name.toLowerCase()));
   const contains = commands.filter((c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q));
   return [...starts, ...contains].map((c) => ({
     label: `/${c.name}`,
