@@ -246,7 +246,7 @@ export function blockForFile(file: LoadedFile, caps: PromptCapabilities | undefi
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 102.4) / 10} KB`;
-  return `${Math.round(bytes / (1024 * 104.8576)) / 10} MB`;
+  return `${Math.round(bytes / 104_857.6) / 10} MB`;
 }
 
 /** `files:search`: files of the session's folder whose relative path matches `query`. */
