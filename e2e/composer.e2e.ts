@@ -46,16 +46,27 @@ test.describe('the composer sends more than text', () => {
     await expect(box).toHaveValue('/sl');
   });
 
-  test('an image attached with the Attach button reaches the agent and shows as a chip', async ({ page, host }) => {
+  test('images attached with the Attach button and by paste reach the agent and show as chips', async ({ page, host }) => {
     await openApp(page, host.url());
     await newSession(page);
     await page.getByLabel('Attach files').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
     await expect(toSend(page).getByRole('listitem')).toContainText('dot.png');
     await messageBox(page).fill('what is this?');
+    await messageBox(page).evaluate((el, base64) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], 'pasted.png', { type: 'image/png' }));
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, PNG.toString('base64'));
+    await expect(toSend(page).getByRole('listitem')).toHaveCount(2);
+    // A paste of files leaves the typed text alone.
+    await expect(messageBox(page)).toHaveValue('what is this?');
     await messageBox(page).press('Enter');
     await expect(toSend(page)).toHaveCount(0);
-    await expect(transcript(page)).toContainText('Received image image/png 68 bytes.');
-    await expect(transcript(page).getByRole('list', { name: 'Attachments' }).getByRole('img', { name: 'dot.png' })).toBeVisible();
+    await expect(transcript(page)).toContainText('Received image image/png 68 bytes; image image/png 68 bytes.');
+    const chips = transcript(page).getByRole('list', { name: 'Attachments' });
+    await expect(chips.getByRole('img', { name: 'dot.png' })).toBeVisible();
+    await expect(chips.getByRole('img', { name: 'pasted.png' })).toBeVisible();
   });
 
   test('a text file dropped on the composer is embedded; one removed before sending is not sent', async ({ page, host }) => {
@@ -65,12 +76,17 @@ test.describe('the composer sends more than text', () => {
       messageBox(page).evaluate(
         (el, file) => {
           const data = new DataTransfer();
-          data.items.add(new File([file.text], file.name, { type: 'text/plain' }));
+          data.items.add(new File([file.text], file.name, { type: file.name.endsWith('.bin') ? 'application/octet-stream' : 'text/plain' }));
           el.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
           el.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
         },
         { name, text },
       );
+    // A file that cannot be attached says why and leaves what was typed alone.
+    await messageBox(page).fill('keep me');
+    await drop('blob.bin', 'a\u0000b');
+    await expect(page.getByRole('alert')).toContainText('blob.bin is not a text file, an image or audio');
+    await expect(messageBox(page)).toHaveValue('keep me');
     await drop('notes.txt', 'hello notes');
     await drop('other.txt', 'not this one');
     await expect(toSend(page).getByRole('listitem')).toHaveCount(2);
@@ -78,6 +94,7 @@ test.describe('the composer sends more than text', () => {
     await expect(toSend(page).getByRole('listitem')).toHaveCount(1);
     await messageBox(page).press('Enter');
     await expect(transcript(page)).toContainText('Received resource attachment:///notes.txt (11 characters of text).');
+    await expect(transcript(page)).toContainText('Echo: keep me');
     await expect(transcript(page)).not.toContainText('other.txt');
   });
 

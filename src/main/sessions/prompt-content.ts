@@ -6,6 +6,12 @@ import { PROMPT_LIMITS, recordOf, refusalFor, type AttachmentRecord, type Prompt
 import { AppError } from '../../shared/errors';
 import { realPathInside } from '../util/inside-folder';
 
+/** What an agent's `initialize` answer says it takes in a prompt; ACP: an absent field means no. */
+export function promptCapabilitiesOf(agent: acp.AgentCapabilities): PromptCapabilities {
+  const caps = agent.promptCapabilities;
+  return { image: caps?.image ?? false, audio: caps?.audio ?? false, embeddedContext: caps?.embeddedContext ?? false };
+}
+
 /** A prompt block as accepted: a mention carries the real path it was resolved to. */
 export type AcceptedBlock = Exclude<PromptBlock, { type: 'mention' }> | { type: 'mention'; path: string; realPath: string };
 

@@ -4,7 +4,7 @@ import { AppError, isAppError, toWireError } from '../../shared/errors';
 import type { Broker } from '../brokers/broker';
 import type { EventLog } from '../store/event-log';
 import type { LiveSession } from './live-session';
-import { acpPrompt, type AcceptedBlock } from './prompt-content';
+import { acpPrompt, promptCapabilitiesOf, type AcceptedBlock } from './prompt-content';
 import { describeAgentError } from './session-starter';
 import type { Turn } from './turn';
 
@@ -35,8 +35,7 @@ export async function playTurn(
   live.seed = undefined;
   let prompt: acp.ContentBlock[];
   try {
-    const caps = broker.capabilities.promptCapabilities ?? {};
-    prompt = await acpPrompt(sent, blocks, { image: caps.image ?? false, audio: caps.audio ?? false, embeddedContext: caps.embeddedContext ?? false }, live.cwd, broker.agent.name);
+    prompt = await acpPrompt(sent, blocks, promptCapabilitiesOf(broker.capabilities), live.cwd, broker.agent.name);
   } catch (err) {
     // Refused before the agent saw it (it does not take this kind of block, a mention left the folder).
     const error = isAppError(err) ? err : new AppError('internal', String(err));

@@ -9,6 +9,7 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import type { TimerQueue } from '../util/timer-queue';
+import { promptCapabilitiesOf } from './prompt-content';
 import { SessionRegistry } from './session-registry';
 import type { Watchers } from './watchers';
 
@@ -75,8 +76,7 @@ export class SessionContext {
   promptCapabilities(sessionId: string): PromptCapabilities | undefined {
     const broker = this.registry.get(sessionId)?.broker;
     if (!broker?.isAlive) return undefined;
-    const caps = broker.capabilities.promptCapabilities;
-    return { image: caps?.image ?? false, audio: caps?.audio ?? false, embeddedContext: caps?.embeddedContext ?? false };
+    return promptCapabilitiesOf(broker.capabilities);
   }
 
   /** A stop deadline of a session's running turn, on the host's one timer. */

@@ -1,20 +1,12 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { createAppStore, type AppState, type AppStoreApi } from '../store/app-store';
-import { StoreProvider } from '../store/context';
-import { FakeApi, SID, testDeps, view } from '../test-support/fake-api';
+import { SID, view } from '../test-support/fake-api';
+import { renderWith as render, storeWith } from '../test-support/static-render';
 import { AttachmentChip } from './attachments/attachment-chip';
 import { CompletionPopup } from './composer/completion-popup';
 import { Composer } from './composer/composer';
 import { TranscriptRow } from './transcript/transcript-row';
 
-function storeWith(state: Partial<AppState>): AppStoreApi {
-  const store = createAppStore(testDeps(new FakeApi()));
-  store.setState(state);
-  store.getInitialState = store.getState;
-  return store;
-}
-const render = (store: AppStoreApi, node: React.ReactNode) => renderToStaticMarkup(<StoreProvider store={store}>{node}</StoreProvider>);
 const noThoughts = { isOpen: () => false, setOpen: () => {} };
 
 describe('the completion popup', () => {
