@@ -109,6 +109,22 @@ describe('prompts with attachments and mentions (demo agent)', () => {
     expect(h.stored(id).length).toBe(before);
   });
 
+  it('refuses at the turn what the agent turned out not to take, and a retried send of it stays a duplicate', async () => {
+    h = await startHarness();
+    overrideCapabilities(h.host.pool, { loadSession: true, promptCapabilities: {} });
+    const w = h.window();
+    const view = await w.call('sessions:create', { cwd: project().folder });
+    await w.call('sessions:switch', { sessionId: view.id });
+    // Sent before the agent is up: nothing is known yet, so the window and the host accept it.
+    const req = { sessionId: view.id, clientMessageId: randomUUID(), text: 'x', content: [{ type: 'image' as const, mimeType: 'image/png', data: PNG }] };
+    expect(await w.call('prompt:send', req)).toEqual({ accepted: true, duplicate: false });
+    const ended = await w.waitAnswered(view.id, req.clientMessageId);
+    expect(ended.kind === 'turn_ended' && ended.payload.stopReason).toBe('error');
+    const error = h.stored(view.id).find((e) => e.kind === 'error');
+    expect(error?.kind === 'error' && error.payload.message).toContain('does not accept images');
+    expect(await w.call('prompt:send', req)).toEqual({ accepted: true, duplicate: true });
+  });
+
   it('refuses a mention that leaves the folder by .. or by a symlink, and one of a missing file', async () => {
     h = await startHarness();
     const w = h.window();

@@ -54,6 +54,8 @@ export class PromptQueue {
     const agentName = o.agent(row.agent_id)?.name ?? row.agent_id;
     // Refused before anything is stored: no second agent process, no repeated error row.
     if (!retry) assertStartable(row, agentName);
+    // A retried send of an accepted prompt is answered as such, whatever changed since.
+    if (o.store.sessions.hasPrompt(sessionId, clientMessageId)) return { duplicate: true };
     // A mention outside the folder, or an image for an agent known to refuse images: nothing stored.
     const { blocks, records } = acceptBlocks(row.cwd, content, this.ctx.promptCapabilities(sessionId), agentName);
     if (!o.store.sessions.recordPrompt(sessionId, clientMessageId, o.clock.now())) return { duplicate: true };
