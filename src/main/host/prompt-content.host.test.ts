@@ -87,6 +87,21 @@ describe('prompts with attachments and mentions (demo agent)', () => {
     expect(user?.kind === 'user_message' && user.payload.attachments).toEqual([{ type: 'file', name: 'src/notes.md', uri, as: 'mention' }]);
   });
 
+  it('links a mentioned file that is too large or not text even when the agent takes embedded context', async () => {
+    h = await startHarness();
+    const w = h.window();
+    const { folder } = project();
+    writeFileSync(join(folder, 'big.txt'), 'x'.repeat(64 * 1024 + 1));
+    writeFileSync(join(folder, 'blob.bin'), Buffer.from([1, 0, 2]));
+    const id = await session(w, folder);
+    await send(w, id, 'see', [
+      { type: 'mention', path: 'big.txt' },
+      { type: 'mention', path: 'blob.bin' },
+    ]);
+    const link = (name: string, bytes: number) => `resource_link ${pathToFileURL(join(folder, name)).href} (${bytes} bytes)`;
+    expect(w.agentText(id)).toContain(`Received ${link('big.txt', 64 * 1024 + 1)}; ${link('blob.bin', 3)}.`);
+  });
+
   it('links a mentioned file when the agent does not take embedded context', async () => {
     h = await startHarness();
     overrideCapabilities(h.host.pool, { loadSession: true, promptCapabilities: {} });
