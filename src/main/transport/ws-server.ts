@@ -99,9 +99,14 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  // Node emits nothing here in noServer mode today; a listener keeps a future one from being fatal.
+  wss.on('error', (err) => o.log.warn('websocket server error', { error: String(err) }));
   server.on('upgrade', (req, socket, head) => {
+    // Node's HTTP server takes its own error listener off an upgraded socket: a reset from the
+    // client before `ws` takes the socket over (or while a refusal is written) must not be fatal.
+    socket.on('error', (err) => o.log.debug('upgrade socket error', { error: String(err) }));
     const url = parseUrl(req.url);
-    if (!url) return void socket.destroy();
+    if (!url) return void socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     const origin = req.headers.origin;
     const expectedOrigin = `http://${req.headers.host ?? ''}`;
     if (url.pathname !== '/ws' || !hostAllowed(req) || origin !== expectedOrigin || !sameToken(tokenOf(req, url), o.token)) {
@@ -131,6 +136,10 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
       label: `tab ${++tabs}`,
       send: (event, payload) => sender.send(event, payload),
     });
+    // `ws` reports every protocol error from the client (reserved bits, bad UTF-8, a frame over
+    // the limit, an oversized control frame, a bad close code) as an `error` event and closes
+    // the socket itself with the matching code; without a listener the event would end the host.
+    ws.on('error', (err) => o.log.debug('websocket protocol error', { window: client.id, error: String(err) }));
     let alive = true;
     ws.on('pong', () => (alive = true));
     const heartbeat = setInterval(() => {
