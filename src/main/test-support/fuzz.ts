@@ -20,6 +20,8 @@ function envInt(name: string): number | undefined {
   return value;
 }
 
+const CASE_TIMEOUT_MS = 15_000;
+
 export interface FuzzSettings {
   seed: number;
   numRuns: number;
@@ -27,6 +29,8 @@ export interface FuzzSettings {
   /** fast-check prints the seed, the path and the shrunk case in its error. */
   verbose: number;
   endOnFailure: boolean;
+  /** A case that takes longer fails (a hang is a finding too), with its seed and path. */
+  timeout: number;
 }
 
 /**
@@ -44,6 +48,7 @@ export function fuzzSettings(defaultRuns: number, scale = 1): FuzzSettings {
     // A failing host case can take seconds each to shrink; the first counterexample is enough
     // to reproduce (seed + path).
     endOnFailure: true,
+    timeout: CASE_TIMEOUT_MS,
   };
 }
 

@@ -83,9 +83,14 @@ export function rawUpgrade(page: URL, options: HandshakeOptions = {}): RawConnec
     .filter((e): e is [string, string] => e[1] !== null)
     .map(([k, v]) => `${k}: ${v}`);
   const path = options.path ?? `/ws?token=${encodeURIComponent(token)}`;
+  return rawConnect(page, Buffer.from(`GET ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`, 'latin1'));
+}
+
+/** A raw TCP connection to `page`'s host that has sent `request` as it is, byte for byte. */
+export function rawConnect(page: URL, request: Uint8Array): RawConnection {
   const socket = connect(Number(page.port), page.hostname);
   socket.on('error', () => {}); // a reset by the server is an outcome, not a test failure
-  socket.write(`GET ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
+  socket.write(request);
   let buffered = Buffer.alloc(0);
   let headEnd = -1;
   let resolveResponse!: (head: string) => void;

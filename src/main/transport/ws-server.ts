@@ -49,7 +49,16 @@ function tokenOf(req: IncomingMessage, url: URL): string | undefined {
   if (fromQuery) return fromQuery;
   const cookie = req.headers.cookie ?? '';
   const match = cookie.split(/;\s*/).find((c) => c.startsWith(`${COOKIE}=`));
-  return match ? decodeURIComponent(match.slice(COOKIE.length + 1)) : undefined;
+  return match ? safeDecode(match.slice(COOKIE.length + 1)) : undefined;
+}
+
+/** A cookie value as it was set; a malformed escape is no token (and must never throw in `upgrade`). */
+function safeDecode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -98,6 +107,11 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     res.end(req.method === 'HEAD' ? undefined : file.body);
   }
 
+  // Without a listener Node drops a CONNECT request's connection without a word: answer it.
+  server.on('connect', (_req, socket) => {
+    socket.on('error', () => {}); // the client may be gone already; nothing to answer then
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   // Node emits nothing here in noServer mode today; a listener keeps a future one from being fatal.
   wss.on('error', (err) => o.log.warn('websocket server error', { error: String(err) }));
