@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WsRequest } from '../../shared/contract';
+import type { z } from 'zod';
 import type { HostPort } from '../host/client';
 import type { Logger } from '../util/log';
 import { readStatic } from './static-files';
@@ -59,6 +60,30 @@ function safeDecode(value: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+type WsRequestT = z.output<typeof WsRequest>;
+
+/**
+ * A request frame's text as a request. A frame with a request id and a command whose payload
+ * can't be checked (nested deeper than the validator's stack) is answered with an error;
+ * one without them is no request at all (undefined: the socket is closed).
+ */
+function readRequest(text: string): WsRequestT | { id: number; refused: string } | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = WsRequest.safeParse(message);
+    if (parsed.success) return parsed.data;
+  } catch {
+    // A RangeError (stack) from a deeply nested payload: refused below like any invalid one.
+  }
+  const { id, command } = (typeof message === 'object' && message !== null ? message : {}) as { id?: unknown; command?: unknown };
+  return Number.isSafeInteger(id) && typeof command === 'string' ? { id: id as number, refused: 'The request payload is nested too deeply to check' } : undefined;
 }
 
 /**
@@ -163,11 +188,10 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     }, 30_000);
     heartbeat.unref();
     ws.on('message', (data) => {
-      let request;
-      try {
-        request = WsRequest.parse(JSON.parse(String(data)));
-      } catch {
-        return ws.close(1003, 'Malformed frame');
+      const request = readRequest(String(data));
+      if (request === undefined) return ws.close(1003, 'Malformed frame');
+      if ('refused' in request) {
+        return frame({ type: 'response', id: request.id, result: { ok: false, error: { code: 'invalid_request', message: request.refused } } });
       }
       void o.host.dispatch(client.id, request.command, request.payload).then((result) => frame({ type: 'response', id: request.id, result }));
     });
