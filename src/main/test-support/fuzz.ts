@@ -5,7 +5,7 @@
  * cases on every machine and every `npm test`), `FUZZ_SEED` picks another one, and fast-check
  * prints the seed and the shrunk counterexample's path when a property fails. `FUZZ_RUNS`
  * replaces each target's case count (`npm run fuzz` sets it high); `FUZZ_PATH` replays one
- * reported failure.
+ * reported failure (with the seed it was reported with).
  */
 import fc from 'fast-check';
 
@@ -34,26 +34,22 @@ export interface FuzzSettings {
 }
 
 /**
- * fast-check parameters for a target with `defaultRuns` cases in `npm test`. `scale` lets a
- * target whose one case is many messages (a sequence) run fewer cases than `FUZZ_RUNS`.
+ * fast-check parameters for a target with `defaultRuns` cases in `npm test`. `shrink`: look
+ * for the smallest failing case (cheap in-process targets); a target that drives a host
+ * process stops at the first counterexample instead (seed + path reproduce it).
  */
-export function fuzzSettings(defaultRuns: number, scale = 1): FuzzSettings {
+export function fuzzSettings(defaultRuns: number, shrink = false): FuzzSettings {
   const runs = envInt('FUZZ_RUNS');
   const path = process.env.FUZZ_PATH;
   return {
     seed: envInt('FUZZ_SEED') ?? DEFAULT_FUZZ_SEED,
-    numRuns: runs === undefined ? defaultRuns : Math.max(1, Math.round(runs * scale)),
+    numRuns: runs ?? defaultRuns,
     ...(path ? { path } : {}),
     verbose: 1,
-    // A failing host case can take seconds each to shrink; the first counterexample is enough
-    // to reproduce (seed + path).
-    endOnFailure: true,
+    endOnFailure: !shrink,
     timeout: CASE_TIMEOUT_MS,
   };
 }
-
-/** True under `npm run fuzz` (more cases): tests may allow themselves longer timeouts. */
-export const longFuzz = envInt('FUZZ_RUNS') !== undefined;
 
 /** A per-test timeout for `runs` cases of about `msPerCase` each, with room for a slow machine. */
 export function fuzzTimeout(settings: FuzzSettings, msPerCase: number): number {
