@@ -3,9 +3,9 @@
  *
  * Every run is seeded so a failure can be replayed: the seed is fixed by default (the same
  * cases on every machine and every `npm test`), `FUZZ_SEED` picks another one, and fast-check
- * prints the seed and the shrunk counterexample's path when a property fails. `FUZZ_RUNS`
- * replaces each target's case count (`npm run fuzz` sets it high); `FUZZ_PATH` replays one
- * reported failure (with the seed it was reported with).
+ * prints the seed and the counterexample's path when a property fails. `FUZZ_SCALE`
+ * multiplies each target's case count (`npm run fuzz` sets 10), `FUZZ_RUNS` replaces it;
+ * `FUZZ_PATH` replays one reported failure (with the seed it was reported with).
  */
 import fc from 'fast-check';
 
@@ -34,7 +34,8 @@ export interface FuzzSettings {
 }
 
 /**
- * fast-check parameters for a target with `defaultRuns` cases in `npm test`. `shrink`: look
+ * fast-check parameters for a target with `defaultRuns` cases in `npm test` (the default
+ * counts are sized so all fuzz files add under a minute of test time on two cores). `shrink`: look
  * for the smallest failing case (cheap in-process targets); a target that drives a host
  * process stops at the first counterexample instead (seed + path reproduce it).
  */
@@ -43,7 +44,7 @@ export function fuzzSettings(defaultRuns: number, shrink = false): FuzzSettings 
   const path = process.env.FUZZ_PATH;
   return {
     seed: envInt('FUZZ_SEED') ?? DEFAULT_FUZZ_SEED,
-    numRuns: runs ?? defaultRuns,
+    numRuns: runs ?? defaultRuns * (envInt('FUZZ_SCALE') ?? 1),
     ...(path ? { path } : {}),
     verbose: 1,
     endOnFailure: !shrink,
