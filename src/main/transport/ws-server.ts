@@ -138,7 +138,8 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
-  // Node emits nothing here in noServer mode today; a listener keeps a future one from being fatal.
+  // `ws` emits `error` here only for an HTTP server it owns (not with noServer); a listener keeps a
+  // future one from being fatal.
   wss.on('error', (err) => o.log.warn('websocket server error', { error: String(err) }));
   server.on('upgrade', (req, socket, head) => {
     // Node's HTTP server takes its own error listener off an upgraded socket: a reset from the
@@ -207,6 +208,9 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     server.once('error', reject);
     server.listen(o.port, o.hostname, () => resolve());
   });
+  // Once listening, a server error (accept failing for want of file descriptors) is reported,
+  // never thrown: the sessions and the windows already connected go on.
+  server.on('error', (err) => o.log.error('http server error', { error: String(err) }));
   const port = (server.address() as AddressInfo).port;
   const shownHost = o.hostname.includes(':') ? `[${o.hostname}]` : o.hostname;
   return {
