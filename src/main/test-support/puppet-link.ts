@@ -26,6 +26,8 @@ export class PuppetLink {
   readonly closed: Promise<void>;
   isClosed = false;
   private buffered = '';
+  /** Answers by request id: a case checks them after every message, so no scan of all messages. */
+  private readonly answers = new Map<string | number, HostMessage[]>();
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly socket: Socket) {
@@ -58,7 +60,7 @@ export class PuppetLink {
 
   /** The host's answers (result or error) to requests this agent sent with `id`. */
   answersTo(id: string | number): HostMessage[] {
-    return this.messages.filter((m) => m.method === undefined && m.id === id);
+    return this.answers.get(id) ?? [];
   }
 
   /** Resolves once `check` holds, re-checked on each message from the host; rejects on close or after `ms`. */
@@ -86,6 +88,7 @@ export class PuppetLink {
 
   private onMessage(m: HostMessage): void {
     this.messages.push(m);
+    if (m.method === undefined && m.id !== undefined && m.id !== null) this.answers.set(m.id, [...this.answersTo(m.id), m]);
     if (m.method !== undefined && m.id !== undefined && m.id !== null) this.answer(m);
     for (const l of this.listeners) l();
   }
