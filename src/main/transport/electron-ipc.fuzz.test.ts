@@ -62,7 +62,7 @@ async function otherWindowServed(): Promise<void> {
 }
 
 describe('the Electron IPC transport, fuzzed', () => {
-  const settings = fuzzSettings(600);
+  const settings = fuzzSettings(400);
   it(
     `answers each of ${settings.numRuns} random requests to every command once, with a contract result`,
     async () => {

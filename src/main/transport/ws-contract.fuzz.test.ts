@@ -99,7 +99,7 @@ function expectOneGoodAnswer(s: CountingSocket, id: number, what: string): void 
 
 describe('the headless host, contract fuzz', () => {
   // Most requests are well typed and reach a handler (sessions start, prompts run): ~15 ms each.
-  const settings = fuzzSettings(600);
+  const settings = fuzzSettings(450);
   it(
     `answers each of ${settings.numRuns} batches of random requests to every command exactly once`,
     async () => {
