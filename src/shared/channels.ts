@@ -32,6 +32,10 @@ export const commandNameList = [
   'agents:login',
   'agents:signin',
   'files:search',
+  'folders:check',
+  'folders:recent',
+  'folders:pick',
+  'agents:sessions',
 ] as const;
 
 export const eventNameList = [

@@ -14,10 +14,20 @@ import { lifecycleInitialState, type LifecycleState } from './slices/lifecycle/i
 import { createLifecycleActions, type LifecycleActions } from './slices/lifecycle/actions';
 import { transcriptInitialState, type TranscriptState } from './slices/transcript/initial-state';
 import { createTranscriptActions, type TranscriptActions } from './slices/transcript/actions';
+import { newSessionInitialState, type NewSessionState } from './slices/new-session/initial-state';
+import { createNewSessionActions, type NewSessionActions } from './slices/new-session/actions';
 import { agentLogInitialState, type AgentLogState } from './slices/agent-log/initial-state';
 import { createAgentLogActions, type AgentLogActions } from './slices/agent-log/actions';
 
-export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentsState & AgentLogState & LifecycleState;
+export type AppState = SessionsState &
+  TranscriptState &
+  PermissionsState &
+  HostState &
+  ComposerState &
+  AgentsState &
+  AgentLogState &
+  LifecycleState &
+  NewSessionState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -25,7 +35,8 @@ export type AppActions = SessionsActions &
   ComposerActions &
   AgentsActions &
   AgentLogActions &
-  LifecycleActions;
+  LifecycleActions &
+  NewSessionActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -42,6 +53,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...agentsInitialState,
     ...agentLogInitialState(deps.silenceAfterMs),
     ...lifecycleInitialState,
+    ...newSessionInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -50,5 +62,6 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createAgentsActions(set, get, deps),
     ...createAgentLogActions(set, get, deps),
     ...createLifecycleActions(set, get, deps),
+    ...createNewSessionActions(set, get, deps),
   }));
 }
