@@ -31,6 +31,10 @@ export const commandNameList = [
   'sessions:delete',
   'agents:login',
   'agents:signin',
+  'sessions:rename',
+  'drafts:get',
+  'drafts:save',
+  'windows:open',
 ] as const;
 
 export const eventNameList = [

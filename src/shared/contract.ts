@@ -52,6 +52,13 @@ export const SessionView = z.object({
   auth: AuthRequest.optional(),
   /** When the person archived it: hidden from the list, shown under Archived. */
   archivedAt: z.number().optional(),
+  /**
+   * Activity (a prompt, a reply, a permission request) happened since a window last showed
+   * it, and none shows it now. Absent means false.
+   */
+  unread: z.boolean().optional(),
+  /** The person named it (`sessions:rename`): the agent's later titles do not replace the name. */
+  renamed: z.boolean().optional(),
 });
 
 export const PermissionView = z.object({
@@ -247,6 +254,24 @@ export const AuthenticateResult = z.object({
   message: z.string(),
 });
 
+export const RenameSession = z
+  .object({
+    sessionId: SessionId,
+    /** The person's name for it; empty gives the title back to the agent. */
+    title: z.string().max(200),
+  })
+  .strict();
+
+export const SaveDraft = z
+  .object({
+    sessionId: SessionId,
+    /** The composer's unsent text; empty removes the draft. */
+    text: z.string().max(1_000_000),
+  })
+  .strict();
+
+export const Draft = z.object({ text: z.string() });
+
 export const commands = {
   'host:info': { req: Empty, res: HostInfo },
   'sessions:list': { req: Empty, res: z.array(SessionView) },
@@ -281,6 +306,13 @@ export const commands = {
   'agents:login': { req: z.object({ sessionId: SessionId, methodId: z.string().min(1) }).strict(), res: Ok },
   /** Sign in to an agent from Settings (a probe of it runs `authenticate`, or a variable is stored for it). */
   'agents:signin': { req: AgentSignIn, res: AuthenticateResult },
+  /** The person names a session (kept over the agent's titles). */
+  'sessions:rename': { req: RenameSession, res: SessionView },
+  /** The composer's unsent text for a session, kept across reloads and restarts. */
+  'drafts:get': { req: BySession, res: Draft },
+  'drafts:save': { req: SaveDraft, res: Ok },
+  /** Opens the session in a window of its own (desktop app); `unsupported` where the host cannot. */
+  'windows:open': { req: BySession, res: Ok },
 } as const;
 
 export const events = {

@@ -19,6 +19,8 @@ export const ErrorCode = z.enum([
   'shutting_down',
   'disconnected',
   'internal',
+  /** This host cannot do it (a headless host opening a desktop window). */
+  'unsupported',
 ]);
 export type ErrorCode = z.output<typeof ErrorCode>;
 

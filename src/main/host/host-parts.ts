@@ -16,6 +16,8 @@ export interface HostParts {
   headless: boolean;
   /** Opens a sign-in command in the person's terminal; absent where no window can open (serve). */
   terminal: TerminalLauncher | undefined;
+  /** Opens a desktop window showing the session; absent in a headless host (a browser opens a tab). */
+  openWindow: ((sessionId: string) => void) | undefined;
   store: Store;
   eventLog: EventLog;
   service: SessionService;

@@ -31,6 +31,11 @@ import { DEFAULT_SETTINGS, normaliseSettings } from './settings';
 export interface HostOptions {
   /** How a sign-in command opens in a terminal (tests); default: the machine's, desktop app only. */
   terminal?: TerminalLauncher;
+  /**
+   * Opens a desktop window showing a session (`windows:open`); given by the Electron shell, so
+   * the host never imports Electron. Without it the command answers `unsupported`.
+   */
+  openWindow?: (sessionId: string) => void;
   dataDir: string;
   headless: boolean;
   /** better-sqlite3 `.node` built for this runtime's ABI (the Electron app's own build). */
@@ -183,6 +188,7 @@ export class SessionHost implements HostPort {
         headless: options.headless,
         // Only the desktop app: a headless host may be on another machine than the person.
         terminal: options.terminal ?? (options.headless ? undefined : findTerminal()),
+        openWindow: options.openWindow,
         store: this.store,
         eventLog: this.eventLog,
         service: this.service,
