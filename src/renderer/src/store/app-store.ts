@@ -16,8 +16,10 @@ import { transcriptInitialState, type TranscriptState } from './slices/transcrip
 import { createTranscriptActions, type TranscriptActions } from './slices/transcript/actions';
 import { agentLogInitialState, type AgentLogState } from './slices/agent-log/initial-state';
 import { createAgentLogActions, type AgentLogActions } from './slices/agent-log/actions';
+import { draftsInitialState, type DraftsState } from './slices/drafts/initial-state';
+import { createDraftsActions, type DraftsActions } from './slices/drafts/actions';
 
-export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentsState & AgentLogState & LifecycleState;
+export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentsState & AgentLogState & LifecycleState & DraftsState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -25,7 +27,8 @@ export type AppActions = SessionsActions &
   ComposerActions &
   AgentsActions &
   AgentLogActions &
-  LifecycleActions;
+  LifecycleActions &
+  DraftsActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -42,6 +45,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...agentsInitialState,
     ...agentLogInitialState(deps.silenceAfterMs),
     ...lifecycleInitialState,
+    ...draftsInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -50,5 +54,6 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createAgentsActions(set, get, deps),
     ...createAgentLogActions(set, get, deps),
     ...createLifecycleActions(set, get, deps),
+    ...createDraftsActions(set, get, deps),
   }));
 }

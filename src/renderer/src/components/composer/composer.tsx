@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type FormEvent, type KeyboardEvent } from 'react';
 import type { ErrorCode } from '../../../../shared/errors';
 import { useAppStore } from '../../store/context';
 import { composerSelectors } from '../../store/slices/composer/selectors';
@@ -18,11 +18,12 @@ const SEND_ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
   invalid_request: 'The message was rejected.',
 };
 
-/** Drafts survive switching sessions (the composer is keyed by session). */
-const drafts = new Map<string, string>();
-
 export function Composer({ sessionId }: { sessionId: string }) {
-  const [text, setTextState] = useState(() => drafts.get(sessionId) ?? '');
+  // The draft lives in the store (and the host): it survives switching, reloads and restarts.
+  const text = useAppStore((s) => s.drafts.get(sessionId) ?? '');
+  const editDraft = useAppStore((s) => s.editDraft);
+  const clearDraft = useAppStore((s) => s.clearDraft);
+  const loadDraft = useAppStore((s) => s.loadDraft);
   const input = useRef<HTMLTextAreaElement>(null);
   const running = useAppStore(sessionsSelectors.isCurrentRunning);
   const sendError = useAppStore(composerSelectors.sendErrorForCurrent);
@@ -34,17 +35,15 @@ export function Composer({ sessionId }: { sessionId: string }) {
   // Keyed by session, so this runs after every switch and New session: ready to type.
   useEffect(() => {
     input.current?.focus({ preventScroll: true });
-  }, []);
+    void loadDraft(sessionId);
+  }, [loadDraft, sessionId]);
 
-  const setText = (value: string) => {
-    drafts.set(sessionId, value);
-    setTextState(value);
-  };
+  const setText = (value: string) => editDraft(sessionId, value);
 
   const send = () => {
     if (text.trim() === '') return;
     const sending = text;
-    setText('');
+    clearDraft(sessionId);
     void sendPrompt(sending);
   };
 
@@ -54,6 +53,12 @@ export function Composer({ sessionId }: { sessionId: string }) {
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Escape stops the running turn (the text stays); with nothing running it does nothing here.
+    if (e.key === 'Escape' && running && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void cancelTurn();
+      return;
+    }
     // isComposing: Enter that confirms an IME candidate must not send.
     if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
