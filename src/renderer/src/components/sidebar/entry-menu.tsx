@@ -45,6 +45,8 @@ export function EntryMenu({ request, onClose }: { request: MenuRequest; onClose:
 
   if (!view) return null;
   const items = entryMenuItems(view);
+  // Kept on screen near the right and bottom edges (no window when rendered on the server in tests).
+  const viewport = typeof window === 'undefined' ? { w: Infinity, h: Infinity } : { w: window.innerWidth, h: window.innerHeight };
   const run = (action: EntryAction) => {
     onClose();
     const id = request.sessionId;
@@ -87,7 +89,7 @@ export function EntryMenu({ request, onClose }: { request: MenuRequest; onClose:
       role="menu"
       aria-label={`Session ${view.title || 'Untitled session'}`}
       className="entry-menu"
-      style={{ left: Math.min(request.x, window.innerWidth - 220), top: Math.min(request.y, window.innerHeight - 180) }}
+      style={{ left: Math.min(request.x, viewport.w - 220), top: Math.min(request.y, viewport.h - 180) }}
       onKeyDown={onKeyDown}
     >
       {items.map((item) => (
