@@ -147,8 +147,10 @@ test.describe('the sidebar', () => {
     await page.reload();
     await expect(messageBox(page)).toHaveValue('half a thought');
 
+    // A new host is a new address (port and token): the session comes from the hash.
+    const { hash } = new URL(page.url());
     await host.restart();
-    await openApp(page, host.url());
+    await openApp(page, `${host.url()}${hash}`);
     await expect(messageBox(page)).toHaveValue('half a thought');
     await messageBox(page).press('Enter');
     await expect(transcript(page)).toContainText('Echo: half a thought');

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { matchesFilter } from '../../lib/sidebar-rows';
 import { useAppStore } from '../../store/context';
-import { sessionsSelectors } from '../../store/slices/sessions/selectors';
+import { useAgentName } from '../use-agent-name';
 
 /** Enough to choose from; typing narrows the rest. */
 const MAX_RESULTS = 50;
@@ -14,17 +14,13 @@ const MAX_RESULTS = 50;
 export function QuickSwitcher({ onClose }: { onClose: () => void }) {
   const order = useAppStore((s) => s.sessionOrder);
   const byId = useAppStore((s) => s.sessionsById);
-  const agents = useAppStore(sessionsSelectors.agents);
   const switchSession = useAppStore((s) => s.switchSession);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const listId = useId();
 
-  const agentName = useMemo(() => {
-    const names = new Map(agents.map((a) => [a.id, a.name]));
-    return (id: string) => names.get(id) ?? id;
-  }, [agents]);
+  const agentName = useAgentName();
   const results = useMemo(() => {
     const found: string[] = [];
     for (const id of order) {

@@ -2,6 +2,7 @@ import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/rea
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { holdOrder, sidebarRows, ARCHIVED_GROUP, type SidebarRow } from '../../lib/sidebar-rows';
 import { useAppStore } from '../../store/context';
+import { useAgentName } from '../use-agent-name';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { EntryMenu } from './entry-menu';
 import { listKeyTarget } from './list-keys';
@@ -84,7 +85,6 @@ function useHeldOrder(order: readonly string[]) {
 export function SessionSidebar({ onOpenSettings, onOpenShortcuts }: { onOpenSettings: () => void; onOpenShortcuts?: () => void }) {
   const order = useAppStore((s) => s.sessionOrder);
   const byId = useAppStore((s) => s.sessionsById);
-  const agents = useAppStore(sessionsSelectors.agents);
   const currentId = useAppStore((s) => s.currentSessionId);
   const loaded = useAppStore((s) => s.sessionsLoaded);
   const setSidebarVisible = useAppStore((s) => s.setSidebarVisible);
@@ -98,10 +98,7 @@ export function SessionSidebar({ onOpenSettings, onOpenShortcuts }: { onOpenSett
   const closeMenu = useCallback(() => setMenu(undefined), []);
   const { shown, handlers } = useHeldOrder(order);
 
-  const agentName = useMemo(() => {
-    const names = new Map(agents.map((a) => [a.id, a.name]));
-    return (id: string) => names.get(id) ?? id;
-  }, [agents]);
+  const agentName = useAgentName();
   const { rows, visible } = useMemo(
     () => sidebarRows({ order: shown, byId, filter, collapsed, archiveExpanded, agentName }),
     [shown, byId, filter, collapsed, archiveExpanded, agentName],

@@ -3,7 +3,7 @@
  * back lands on the same row instead of the bottom. A row is remembered by its key (rows are
  * regrouped as events arrive, so a pixel offset would drift); 'end' means it followed the stream.
  */
-export type ScrollMark = 'end' | { key: string | number };
+export type ScrollMark = 'end' | { key: string | number | bigint };
 
 const marks = new Map<string, ScrollMark>();
 /** Plenty for a day's switching; the oldest is forgotten first. */
@@ -23,7 +23,7 @@ export function recalledScroll(sessionId: string): ScrollMark {
 }
 
 /** The index of the row with `key` among `count` rows, if it is loaded. */
-export function indexOfKey(key: string | number, count: number, keyAt: (i: number) => string | number | undefined): number | undefined {
+export function indexOfKey(key: string | number | bigint, count: number, keyAt: (i: number) => string | number | undefined): number | undefined {
   for (let i = 0; i < count; i++) if (keyAt(i) === key) return i;
   return undefined;
 }
