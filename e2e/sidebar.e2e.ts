@@ -180,3 +180,22 @@ test.describe('the sidebar', () => {
     await tab.close();
   });
 });
+
+test('each session keeps its scroll position while switching', async ({ page, host }) => {
+  await openApp(page, host.url());
+  await newSession(page);
+  for (let i = 1; i <= 20; i++) await send(page, `line ${i} of a long talk`);
+  await expect(transcript(page)).toContainText('Echo: line 20 of a long talk');
+  const first = transcript(page).getByText('line 1 of a long talk', { exact: true });
+  await expect(first).not.toBeInViewport();
+  await transcript(page).evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(first).toBeInViewport();
+
+  await sessionWith(page, 'somewhere else');
+  await entry(page, /line 1 of a long talk/).click();
+  await expect(transcript(page)).toContainText('line 2 of a long talk');
+  await expect(first).toBeInViewport();
+  // A session never scrolled up opens at its newest message, as before.
+  await entry(page, /somewhere else/).click();
+  await expect(transcript(page).getByText('Echo: somewhere else')).toBeInViewport();
+});

@@ -75,8 +75,9 @@ export function TranscriptView() {
     const el = scrollRef.current;
     if (!el) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_PX;
-    // The row at the top is where this session is when the person comes back to it.
-    const top = virtualizer.getVirtualItems().find((item) => item.end > el.scrollTop);
+    // The row at the top is where this session is when the person comes back to it (from the
+    // measurements: the rendered items are those of the last render, before this scroll).
+    const top = virtualizer.getVirtualItemForOffset(el.scrollTop);
     if (sessionId !== undefined) rememberScroll(sessionId, stick.current || !top ? 'end' : { key: top.key });
     // The store evicts the oldest events past its cap only while the view follows the stream.
     setFollowing(stick.current);
