@@ -46,8 +46,8 @@ test('an agent added by hand in Settings is tested, runs a session, and is remov
   await expect(agents.getByRole('listitem', { name: 'Hand demo' }).getByRole('alert')).toContainText('used by 1 open session');
   await settings.getByRole('button', { name: 'Done' }).click();
   await page.getByRole('button', { name: 'Close session' }).click();
-  // Closed: the session sleeps (its agent released), so the agent is no longer in use.
-  await expect(sidebar(page)).toContainText('Asleep');
+  // Closed: the session ended (its agent released), so the agent is no longer in use.
+  await expect(sidebar(page)).toContainText('Ended');
   await page.getByRole('button', { name: 'Settings' }).click();
   await agents.getByRole('listitem', { name: 'Hand demo' }).getByRole('button', { name: 'Remove' }).click();
   await expect(agents.getByRole('listitem', { name: 'Hand demo' })).toHaveCount(0);

@@ -36,6 +36,10 @@ export const commandNameList = [
   'folders:recent',
   'folders:pick',
   'agents:sessions',
+  'sessions:rename',
+  'drafts:get',
+  'drafts:save',
+  'windows:open',
 ] as const;
 
 export const eventNameList = [

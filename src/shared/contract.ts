@@ -63,6 +63,13 @@ export const SessionView = z.object({
    * confined to `cwd` and these; agents that take them get them in `session/new`/`load`/`resume`.
    */
   additionalDirs: z.array(z.string()),
+  /**
+   * Activity (a prompt, a reply, a permission request) happened since a window last showed
+   * it, and none shows it now. Absent means false.
+   */
+  unread: z.boolean().optional(),
+  /** The person named it (`sessions:rename`): the agent's later titles do not replace the name. */
+  renamed: z.boolean().optional(),
 });
 
 export const PermissionView = z.object({
@@ -314,6 +321,24 @@ export const AuthenticateResult = z.object({
   message: z.string(),
 });
 
+export const RenameSession = z
+  .object({
+    sessionId: SessionId,
+    /** The person's name for it; empty gives the title back to the agent. */
+    title: z.string().max(200),
+  })
+  .strict();
+
+export const SaveDraft = z
+  .object({
+    sessionId: SessionId,
+    /** The composer's unsent text; empty removes the draft. */
+    text: z.string().max(1_000_000),
+  })
+  .strict();
+
+export const Draft = z.object({ text: z.string() });
+
 export const commands = {
   'host:info': { req: Empty, res: HostInfo },
   'sessions:list': { req: Empty, res: z.array(SessionView) },
@@ -358,6 +383,13 @@ export const commands = {
   'folders:pick': { req: Empty, res: z.discriminatedUnion('cancelled', [z.object({ cancelled: z.literal(true) }), z.object({ cancelled: z.literal(false), path: z.string() })]) },
   /** The agent's own sessions (`session/list`); `unsupported` when the agent does not list them. */
   'agents:sessions': { req: ListAgentSessions, res: AgentSessionPage },
+  /** The person names a session (kept over the agent's titles). */
+  'sessions:rename': { req: RenameSession, res: SessionView },
+  /** The composer's unsent text for a session, kept across reloads and restarts. */
+  'drafts:get': { req: BySession, res: Draft },
+  'drafts:save': { req: SaveDraft, res: Ok },
+  /** Opens the session in a window of its own (desktop app); `unsupported` where the host cannot. */
+  'windows:open': { req: BySession, res: Ok },
 } as const;
 
 export const events = {

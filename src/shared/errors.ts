@@ -19,7 +19,7 @@ export const ErrorCode = z.enum([
   'shutting_down',
   'disconnected',
   'internal',
-  /** This host cannot do that here (no folder picker in a headless host; an agent that does not list sessions). */
+  /** This host cannot do that here: no folder picker or desktop window in a headless host; an agent that does not list sessions. */
   'unsupported',
 ]);
 export type ErrorCode = z.output<typeof ErrorCode>;

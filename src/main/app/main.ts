@@ -19,7 +19,7 @@ import { resolveNativeBinding } from './native-binding';
 import { safeStorageBox } from './safe-storage-box';
 import { installGlobalGuards, installSessionSecurity, type SecurityOptions } from './security';
 import { WaitingBadge } from './waiting-badge';
-import { WINDOW_STATE_FILE } from './window-state';
+import { sessionLocation, WINDOW_STATE_FILE } from './window-state';
 import { WindowManager } from './windows';
 
 const log = createLogger(undefined, 'app');
@@ -113,6 +113,11 @@ async function run(): Promise<void> {
     dataDir,
     headless: false,
     folderPicker: electronFolderPicker(),
+    // The windows exist only after the host has started; a session's window shows it by address.
+    openWindow: (sessionId) => {
+      if (!started.windows) throw new Error('the windows are not ready yet');
+      started.windows.open({ location: sessionLocation(sessionId) }).focus();
+    },
     ...(secretBox ? { secretBox } : {}),
     ...(binding.kind === 'file' ? { nativeBinding: binding.path } : {}),
     log: createLogger(undefined, 'host'),

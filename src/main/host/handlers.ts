@@ -120,5 +120,24 @@ export function createHandlers(h: HostParts): Handlers {
       const openAs = (acpSessionId: string) => store.sessions.byAcpSessionId(agent.id, acpSessionId)?.id;
       return { ...page, sessions: page.sessions.map((s) => ({ ...s, ...(openAs(s.acpSessionId) ? { openAs: openAs(s.acpSessionId) } : {}) })) };
     },
+    'sessions:rename': (p) => {
+      service.rename(p.sessionId, p.title);
+      return service.view(service.row(p.sessionId));
+    },
+    'drafts:get': (p) => {
+      service.row(p.sessionId);
+      return { text: store.drafts.get(p.sessionId) };
+    },
+    'drafts:save': (p) => {
+      service.row(p.sessionId);
+      store.drafts.save(p.sessionId, p.text, h.clock.now());
+      return { ok: true as const };
+    },
+    'windows:open': (p) => {
+      service.row(p.sessionId);
+      if (!h.openWindow) throw new AppError('unsupported', 'This host cannot open windows: open the session\'s address in a new tab');
+      h.openWindow(p.sessionId);
+      return { ok: true as const };
+    },
   };
 }

@@ -20,6 +20,8 @@ export interface HostParts {
   terminal: TerminalLauncher | undefined;
   /** The system's folder chooser; absent in a headless host (`folders:pick` is `unsupported`). */
   folderPicker: FolderPicker | undefined;
+  /** Opens a desktop window showing the session; absent in a headless host (a browser opens a tab). */
+  openWindow: ((sessionId: string) => void) | undefined;
   store: Store;
   eventLog: EventLog;
   service: SessionService;

@@ -35,6 +35,11 @@ export interface HostOptions {
   terminal?: TerminalLauncher;
   /** The system's folder chooser (the Electron app's dialog); none in a headless host. */
   folderPicker?: FolderPicker;
+  /**
+   * Opens a desktop window showing a session (`windows:open`); given by the Electron shell, so
+   * the host never imports Electron. Without it the command answers `unsupported`.
+   */
+  openWindow?: (sessionId: string) => void;
   dataDir: string;
   headless: boolean;
   /** better-sqlite3 `.node` built for this runtime's ABI (the Electron app's own build). */
@@ -188,6 +193,7 @@ export class SessionHost implements HostPort {
         // Only the desktop app: a headless host may be on another machine than the person.
         terminal: options.terminal ?? (options.headless ? undefined : findTerminal()),
         folderPicker: options.folderPicker,
+        openWindow: options.openWindow,
         store: this.store,
         eventLog: this.eventLog,
         service: this.service,

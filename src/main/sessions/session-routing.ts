@@ -47,6 +47,11 @@ export class SessionRouting {
   ) {}
 
   view(row: SessionRow): SessionViewT {
+    const { o } = this.ctx;
+    // Activity still queued for the store counts: a view pushed in the same tick as a prompt or
+    // a permission request already moves the session up.
+    const lastActivityAt = Math.max(row.last_activity_at, o.log.pendingActivityAt(row.id) ?? 0);
+    const unread = o.watchers.count(row.id) === 0 && lastActivityAt > (row.viewed_at ?? row.created_at);
     return {
       id: row.id,
       agentId: row.agent_id,
@@ -60,11 +65,13 @@ export class SessionRouting {
       lastSeq: row.last_seq,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
-      lastActivityAt: row.last_activity_at,
+      lastActivityAt,
       ...authRequestOf(row),
       ...(row.archived_at !== null ? { archivedAt: row.archived_at } : {}),
       ...defined({ promptCapabilities: this.ctx.promptCapabilities(row.id) }),
       additionalDirs: additionalDirsOf(row),
+      ...(unread ? { unread } : {}),
+      ...(row.custom_title ? { renamed: true } : {}),
     };
   }
 
@@ -94,6 +101,7 @@ export class SessionRouting {
   /** A window starts watching: DETACHED becomes ACTIVE. */
   watch(clientId: string, sessionId: string): void {
     this.ctx.row(sessionId);
+    this.ctx.o.store.sessions.markViewed(sessionId, this.ctx.o.clock.now());
     if (!this.ctx.o.watchers.add(clientId, sessionId)) return;
     this.ctx.o.gate.watchersChanged(sessionId);
     this.setAttachment(sessionId);
@@ -122,6 +130,8 @@ export class SessionRouting {
   /** A window stops watching; the last one out makes the session DETACHED. Twice is a no-op. */
   unwatch(clientId: string, sessionId: string): void {
     if (!this.ctx.o.watchers.remove(clientId, sessionId)) return;
+    // Everything up to now was on screen; a deleted session has no row left to mark.
+    if (this.ctx.o.store.sessions.get(sessionId)) this.ctx.o.store.sessions.markViewed(sessionId, this.ctx.o.clock.now());
     this.ctx.o.gate.watchersChanged(sessionId);
     this.setAttachment(sessionId);
   }

@@ -67,6 +67,17 @@ export class SessionService {
   }
 
   /**
+   * The person names the session; the agent's later titles are still stored but no longer
+   * shown. An empty name gives the title back to the agent.
+   */
+  rename(sessionId: string, title: string): void {
+    this.ctx.row(sessionId);
+    const name = title.trim().replace(/\s+/g, ' ');
+    this.ctx.o.store.sessions.setCustomTitle(sessionId, name === '' ? null : name, this.ctx.o.clock.now());
+    this.ctx.o.onDidChangeSession(sessionId);
+  }
+
+  /**
    * Removes the session whatever its state: the agent is asked to `session/delete` it where it
    * lists that capability and still runs it (an agent is not started just for this), the
    * session is closed, and its transcript, prompts and permission records go in one transaction.

@@ -18,6 +18,10 @@ export interface SessionRow {
   archived_at: number | null;
   /** JSON of the `AuthRequest` the agent waits on; null when none. */
   auth_request: string | null;
+  /** The person's name for it (`sessions:rename`); preferred over the agent's `title`. */
+  custom_title: string | null;
+  /** When a window last showed it; later activity is unread. */
+  viewed_at: number | null;
   /** JSON array of the absolute folders the session may use besides `cwd`; null when none. */
   additional_dirs: string | null;
 }
@@ -97,9 +101,12 @@ export class SessionsRepo {
       count: db.prepare(`SELECT COUNT(*) AS n FROM sessions`),
       setArchived: db.prepare(`UPDATE sessions SET archived_at = ?, updated_at = ? WHERE id = ?`),
       setAuth: db.prepare(`UPDATE sessions SET auth_request = ?, updated_at = ? WHERE id = ?`),
+      setCustomTitle: db.prepare(`UPDATE sessions SET custom_title = ?, updated_at = ? WHERE id = ?`),
+      // updated_at too: a view pushed after this one must not be taken for stale (unread changed).
+      markViewed: db.prepare(`UPDATE sessions SET viewed_at = ?, updated_at = MAX(updated_at, ?) WHERE id = ?`),
       remove: db.transaction((id: string) => {
         // Explicit, not left to ON DELETE CASCADE: a foreign-key-less copy of the file still ends clean.
-        for (const table of ['events', 'prompts', 'permissions', 'permission_rules']) {
+        for (const table of ['events', 'prompts', 'permissions', 'permission_rules', 'drafts']) {
           db.prepare(`DELETE FROM ${table} WHERE session_id = ?`).run(id);
         }
         return db.prepare(`DELETE FROM sessions WHERE id = ?`).run(id).changes === 1;
@@ -178,6 +185,16 @@ export class SessionsRepo {
     this.stmts.setAuth.run(request === null ? null : JSON.stringify(request), now, id);
   }
 
+  /** The person's name for the session; null gives the title back to the agent. */
+  setCustomTitle(id: string, title: string | null, now: number): void {
+    this.stmts.setCustomTitle.run(title, now, id);
+  }
+
+  /** A window showed the session until `now`: activity up to then is seen. */
+  markViewed(id: string, now: number): void {
+    this.stmts.markViewed.run(now, now, id);
+  }
+
   /** Removes the session with its transcript, prompts and permission records, in one transaction. */
   remove(id: string): boolean {
     return this.stmts.remove(id);
@@ -198,8 +215,12 @@ export class SessionsRepo {
   }
 }
 
-/** The title a person sees: the agent's, else the first prompt's first 60 characters. */
-export function displayTitle(row: Pick<SessionRow, 'title' | 'first_prompt'>): string {
+/**
+ * The title a person sees: the name they gave it, else the agent's, else the first prompt's
+ * first 60 characters.
+ */
+export function displayTitle(row: Pick<SessionRow, 'title' | 'first_prompt'> & { custom_title?: string | null }): string {
+  if (row.custom_title && row.custom_title.trim()) return row.custom_title.trim();
   if (row.title && row.title.trim()) return row.title.trim();
   if (row.first_prompt && row.first_prompt.trim()) return row.first_prompt.trim().replace(/\s+/g, ' ').slice(0, 60);
   return 'New session';

@@ -5,6 +5,7 @@ import { PermissionsRepo } from './permissions.repo';
 import { SettingsRepo } from './settings.repo';
 import { AgentsRepo } from './agents.repo';
 import { FoldersRepo } from './folders.repo';
+import { DraftsRepo } from './drafts.repo';
 import type { Disposable } from '../util/lifecycle';
 
 /** The host's SQLite database and its repositories. */
@@ -15,6 +16,7 @@ export class Store implements Disposable {
   readonly settings: SettingsRepo;
   readonly agents: AgentsRepo;
   readonly folders: FoldersRepo;
+  readonly drafts: DraftsRepo;
 
   constructor(readonly db: Db) {
     this.sessions = new SessionsRepo(db);
@@ -23,6 +25,7 @@ export class Store implements Disposable {
     this.settings = new SettingsRepo(db);
     this.agents = new AgentsRepo(db);
     this.folders = new FoldersRepo(db);
+    this.drafts = new DraftsRepo(db);
   }
 
   static open(file: string, options?: OpenOptions): Store {

@@ -18,6 +18,8 @@ import { newSessionInitialState, type NewSessionState } from './slices/new-sessi
 import { createNewSessionActions, type NewSessionActions } from './slices/new-session/actions';
 import { agentLogInitialState, type AgentLogState } from './slices/agent-log/initial-state';
 import { createAgentLogActions, type AgentLogActions } from './slices/agent-log/actions';
+import { draftsInitialState, type DraftsState } from './slices/drafts/initial-state';
+import { createDraftsActions, type DraftsActions } from './slices/drafts/actions';
 
 export type AppState = SessionsState &
   TranscriptState &
@@ -27,7 +29,8 @@ export type AppState = SessionsState &
   AgentsState &
   AgentLogState &
   LifecycleState &
-  NewSessionState;
+  NewSessionState &
+  DraftsState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -36,7 +39,8 @@ export type AppActions = SessionsActions &
   AgentsActions &
   AgentLogActions &
   LifecycleActions &
-  NewSessionActions;
+  NewSessionActions &
+  DraftsActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -54,6 +58,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...agentLogInitialState(deps.silenceAfterMs),
     ...lifecycleInitialState,
     ...newSessionInitialState,
+    ...draftsInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -63,5 +68,6 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createAgentLogActions(set, get, deps),
     ...createLifecycleActions(set, get, deps),
     ...createNewSessionActions(set, get, deps),
+    ...createDraftsActions(set, get, deps),
   }));
 }

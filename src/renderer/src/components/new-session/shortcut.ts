@@ -1,8 +1,12 @@
-/** Ctrl+N (Cmd+N on a Mac): start a session at once with the last choices. */
+import { isShortcut } from '../../lib/shortcuts';
+
+/**
+ * Ctrl+N (Cmd+N on a Mac): start a session at once with the last choices. The chord comes from
+ * the one shortcut table, so the sheet lists what is bound; only the platform's own modifier
+ * counts (Ctrl+N on a Mac is "next line" in text fields).
+ */
 export function isNewSessionShortcut(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey' | 'isComposing'>, mac: boolean): boolean {
-  if (e.isComposing || e.shiftKey || e.altKey) return false;
-  // Only the platform's own modifier: Ctrl+N on a Mac is "next line" in text fields.
-  return (mac ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey) && e.key.toLowerCase() === 'n';
+  return !e.isComposing && isShortcut('newSession', e, mac);
 }
 
 /** Short form of a folder for the sidebar: its last two parts (the whole path goes in a tooltip). */

@@ -1,6 +1,7 @@
 import type { Api, CommandRequest, CommandResponse, Result, SessionViewT, SwitchResultT, WireError } from '../../../../../shared/contract';
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
+import { activityOrder } from '../../../lib/sidebar-rows';
 import { sessionsSelectors } from './selectors';
 
 /** What a new session is started with (the New session dialog's choices); the host fills in what is absent. */
@@ -40,10 +41,14 @@ export interface SessionsActions {
 /** Each attempt waits (bounded) for the link to come back, so this bounds the total wait. */
 const MAX_CREATE_ATTEMPTS = 10;
 
+/** The sidebar's order: most recent activity first (a prompt, a reply, a permission request). */
 function newestFirst(byId: ReadonlyMap<string, SessionViewT>): string[] {
-  return [...byId.values()]
-    .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
-    .map((s) => s.id);
+  return activityOrder(byId.values());
+}
+
+/** The view moves in the order: it is new, or its activity time changed. */
+function moves(known: SessionViewT | undefined, view: SessionViewT): boolean {
+  return !known || known.lastActivityAt !== view.lastActivityAt || known.createdAt !== view.createdAt;
 }
 
 /** `known` was updated after `incoming` (strictly). */
@@ -77,7 +82,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       };
       const byId = new Map(get().sessionsById);
       byId.set(view.id, view);
-      set({ sessionsById: byId, ...(known ? {} : { sessionOrder: newestFirst(byId) }) });
+      set({ sessionsById: byId, ...(moves(known, view) ? { sessionOrder: newestFirst(byId) } : {}) });
     }
     if (get().currentSessionId === answer.session.id) {
       get().applyPermissionsSnapshot(answer.pendingPermissions, mark);
@@ -225,8 +230,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       if (isStale(known, view)) return;
       const byId = new Map(get().sessionsById);
       byId.set(view.id, view);
-      const reorder = !known || known.createdAt !== view.createdAt;
-      set({ sessionsById: byId, ...(reorder ? { sessionOrder: newestFirst(byId) } : {}) });
+      set({ sessionsById: byId, ...(moves(known, view) ? { sessionOrder: newestFirst(byId) } : {}) });
     },
 
     async switchSession(sessionId) {
