@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { WireErrorDetails, ErrorCode } from './errors';
 import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './agents';
-import { AuthRequest, PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
+import { AuthRequest, PermissionOption, SessionEvent, StateReason, TerminalExit, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
 
 export * from './events';
 export * from './agents';
@@ -247,6 +247,31 @@ export const AuthenticateResult = z.object({
   message: z.string(),
 });
 
+/**
+ * Live output of a terminal an agent runs, to the windows watching its session (not stored; the
+ * final output is, as `terminal_output`). `text` starts at UTF-16 position `start` of all the
+ * terminal printed, so pieces merge with a `terminals:read` snapshot without gaps or doubles.
+ */
+export const TerminalOutput = z.object({
+  sessionId: SessionId,
+  terminalId: z.string(),
+  start: z.number().int().nonnegative(),
+  text: z.string(),
+  exit: TerminalExit.optional(),
+});
+export type TerminalOutputT = z.output<typeof TerminalOutput>;
+
+/** A live terminal's output so far; live pieces continue at `end`. */
+export const TerminalSnapshot = z.object({
+  terminalId: z.string(),
+  command: z.string(),
+  text: z.string(),
+  end: z.number().int().nonnegative(),
+  truncated: z.boolean(),
+  exit: TerminalExit.optional(),
+});
+export type TerminalSnapshotT = z.output<typeof TerminalSnapshot>;
+
 export const commands = {
   'host:info': { req: Empty, res: HostInfo },
   'sessions:list': { req: Empty, res: z.array(SessionView) },
@@ -281,6 +306,8 @@ export const commands = {
   'agents:login': { req: z.object({ sessionId: SessionId, methodId: z.string().min(1) }).strict(), res: Ok },
   /** Sign in to an agent from Settings (a probe of it runs `authenticate`, or a variable is stored for it). */
   'agents:signin': { req: AgentSignIn, res: AuthenticateResult },
+  /** A terminal the session's agent runs, its output so far (a window that opens mid-run); `not_found` once it is gone. */
+  'terminals:read': { req: z.object({ sessionId: SessionId, terminalId: z.string().min(1) }).strict(), res: TerminalSnapshot },
 } as const;
 
 export const events = {
@@ -305,6 +332,8 @@ export const events = {
    * `dropped` lines did not fit the batch's bound (the log file has them).
    */
   'agent:log': z.object({ sessionId: SessionId, entries: z.array(AgentLogEntry), dropped: z.number().int().nonnegative() }),
+  /** New output of a terminal an agent runs: to windows watching its session, throttled per terminal. */
+  'terminal:output': TerminalOutput,
 } as const;
 
 export type Commands = typeof commands;
@@ -384,5 +413,6 @@ export const WsFrame = z.union([
   eventFrame('agents:progress'),
   eventFrame('agent:log'),
   eventFrame('session:deleted'),
+  eventFrame('terminal:output'),
 ]);
 export type WsFrameT = z.output<typeof WsFrame>;

@@ -107,5 +107,6 @@ export function createHandlers(h: HostParts): Handlers {
       h.terminal.open(method.command, row.cwd);
       return { ok: true as const };
     },
+    'terminals:read': (p) => service.terminalSnapshot(p.sessionId, p.terminalId),
   };
 }

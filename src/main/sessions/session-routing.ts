@@ -143,6 +143,7 @@ export class SessionRouting {
         live.noteActivity(o.clock.now());
         return o.gate.request(id, req, signal);
       },
+      terminalOutput: (update) => o.onTerminalOutput?.(update),
     });
     let added = false;
     try {
