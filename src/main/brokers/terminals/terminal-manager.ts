@@ -29,6 +29,8 @@ interface Entry {
  */
 export class TerminalManager {
   private readonly live = new Map<string, Entry>();
+  /** Commands still running, released or not: what `allExited` waits for. */
+  private readonly running = new Set<Terminal>();
   private disposed = false;
 
   constructor(
@@ -57,8 +59,10 @@ export class TerminalManager {
     // Output read before the entry existed is in the buffer; live pushes start from there.
     entry.pendingStart = terminal.output.end;
     this.live.set(id, entry);
+    this.running.add(terminal);
     const created = entry;
     void terminal.exited.then((exit) => {
+      this.running.delete(terminal);
       this.flush(created);
       created.scope.terminalOutput?.({ terminalId: id, start: created.pendingStart, text: '', exit });
       const output = terminal.output.text;
@@ -118,9 +122,9 @@ export class TerminalManager {
     this.live.clear();
   }
 
-  /** Every terminal this manager still tracks has ended. */
+  /** Every command started here has ended (and its end was recorded). */
   async allExited(): Promise<void> {
-    await Promise.all([...this.live.values()].map((e) => e.terminal.exited));
+    await Promise.all([...this.running].map((t) => t.exited));
   }
 
   private countOf(acpSessionId: string): number {
