@@ -55,6 +55,9 @@ describe('terminal/* client request handlers', () => {
   const create = (ctx: acp.AgentContext, spec: { command: string; args?: string[] }, extra: Partial<acp.CreateTerminalRequest> = {}) =>
     ctx.request(acp.methods.client.terminal.create, { sessionId: 's1', ...spec, ...extra });
   const ids = (terminalId: string) => ({ sessionId: 's1', terminalId });
+  // The SDK types the terminal/output answer `unknown` (2.4.0); its shape is ACP's.
+  const outputOf = async (ctx: acp.AgentContext, terminalId: string, sessionId = 's1') =>
+    (await ctx.request(acp.methods.client.terminal.output, { sessionId, terminalId })) as acp.TerminalOutputResponse;
 
   async function helperPid(terminalId: string, sessionId = 's1'): Promise<number> {
     let pid: number | undefined;
@@ -69,7 +72,7 @@ describe('terminal/* client request handlers', () => {
     await asAgent(async (ctx) => {
       const { terminalId } = await create(ctx, script(`console.log('out line'); console.error('err line'); process.exit(3)`));
       expect(await ctx.request(acp.methods.client.terminal.waitForExit, ids(terminalId))).toEqual({ exitCode: 3, signal: null });
-      const out = await ctx.request(acp.methods.client.terminal.output, ids(terminalId));
+      const out = await outputOf(ctx, terminalId);
       expect(out.output).toContain('out line\n');
       expect(out.output).toContain('err line\n');
       expect(out).toMatchObject({ truncated: false, exitStatus: { exitCode: 3, signal: null } });
@@ -82,12 +85,12 @@ describe('terminal/* client request handlers', () => {
   it('reports no exit status while the command runs', async () => {
     await asAgent(async (ctx) => {
       const { terminalId } = await create(ctx, script(`console.log('ready'); setInterval(() => {}, 1000)`));
-      const out = await ctx.request(acp.methods.client.terminal.output, ids(terminalId));
+      const out = await outputOf(ctx, terminalId);
       expect(out.exitStatus).toBeUndefined();
       await ctx.request(acp.methods.client.terminal.kill, ids(terminalId));
       expect(await ctx.request(acp.methods.client.terminal.waitForExit, ids(terminalId))).toEqual({ exitCode: null, signal: 'SIGKILL' });
       // Killed, not released: the output and the status can still be read.
-      expect((await ctx.request(acp.methods.client.terminal.output, ids(terminalId))).exitStatus).toEqual({ exitCode: null, signal: 'SIGKILL' });
+      expect((await outputOf(ctx, terminalId)).exitStatus).toEqual({ exitCode: null, signal: 'SIGKILL' });
     });
   });
 
@@ -96,7 +99,7 @@ describe('terminal/* client request handlers', () => {
       const code = `console.log(JSON.stringify({ cwd: process.cwd(), asked: process.env.ASKED, path: !!process.env.PATH, broker: process.env.${BROKER_ENV} }))`;
       const a = await create(ctx, script(code), { env: [{ name: 'ASKED', value: 'yes' }] });
       await ctx.request(acp.methods.client.terminal.waitForExit, ids(a.terminalId));
-      expect(JSON.parse((await ctx.request(acp.methods.client.terminal.output, ids(a.terminalId))).output)).toEqual({
+      expect(JSON.parse((await outputOf(ctx, a.terminalId)).output)).toEqual({
         cwd: realpathSync(cwd),
         asked: 'yes',
         path: true,
@@ -104,7 +107,7 @@ describe('terminal/* client request handlers', () => {
       });
       const b = await create(ctx, script(code), { cwd: join(cwd, 'sub') });
       await ctx.request(acp.methods.client.terminal.waitForExit, ids(b.terminalId));
-      expect(JSON.parse((await ctx.request(acp.methods.client.terminal.output, ids(b.terminalId))).output).cwd).toBe(realpathSync(join(cwd, 'sub')));
+      expect(JSON.parse((await outputOf(ctx, b.terminalId)).output).cwd).toBe(realpathSync(join(cwd, 'sub')));
     });
   });
 
@@ -122,7 +125,7 @@ describe('terminal/* client request handlers', () => {
     await asAgent(async (ctx) => {
       const { terminalId } = await create(ctx, script(`process.stdout.write('é'.repeat(10) + 'x')`), { outputByteLimit: 6 });
       await ctx.request(acp.methods.client.terminal.waitForExit, ids(terminalId));
-      expect(await ctx.request(acp.methods.client.terminal.output, ids(terminalId))).toMatchObject({ output: 'ééx', truncated: true });
+      expect(await outputOf(ctx, terminalId)).toMatchObject({ output: 'ééx', truncated: true });
     });
   });
 
@@ -140,7 +143,7 @@ describe('terminal/* client request handlers', () => {
       await expect(ctx.request(acp.methods.client.terminal.output, { sessionId: 's2', terminalId })).rejects.toThrow(/No terminal/);
       await expect(ctx.request(acp.methods.client.terminal.kill, { sessionId: 's2', terminalId })).rejects.toThrow(/No terminal/);
       await expect(ctx.request(acp.methods.client.terminal.output, { sessionId: 'nobody', terminalId })).rejects.toThrow();
-      expect((await ctx.request(acp.methods.client.terminal.output, ids(terminalId))).exitStatus).toBeUndefined();
+      expect((await outputOf(ctx, terminalId)).exitStatus).toBeUndefined();
     });
   });
 
@@ -190,7 +193,7 @@ describe('terminal/* client request handlers', () => {
       const code = `const c = require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); console.log('helper ' + c.pid); c.unref();`;
       const { terminalId } = await create(ctx, script(code));
       expect(await ctx.request(acp.methods.client.terminal.waitForExit, ids(terminalId))).toEqual({ exitCode: 0, signal: null });
-      const pid = Number(/helper (\d+)/.exec((await ctx.request(acp.methods.client.terminal.output, ids(terminalId))).output)?.[1]);
+      const pid = Number(/helper (\d+)/.exec((await outputOf(ctx, terminalId)).output)?.[1]);
       await waitUntil(() => !isLive(pid), 'the background helper to die');
     });
   });
