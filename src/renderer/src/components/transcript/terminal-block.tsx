@@ -58,7 +58,7 @@ export const TerminalBlock = memo(function TerminalBlock({ terminalId, done }: T
         {truncated ? <span className="terminal-truncated">… earlier output truncated{'\n'}</span> : null}
         {text}
       </pre>
-      <figcaption className="terminal-status" role="status">
+      <figcaption className="terminal-status">
         {describeExit(exit)}
       </figcaption>
     </figure>
