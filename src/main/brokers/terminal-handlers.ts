@@ -47,6 +47,12 @@ export function terminalHandlers(scopeOf: ScopeLookup, opts: TerminalHandlerOpti
             cwd,
             outputByteLimit: Math.min(Math.max(0, limit), MAX_OUTPUT_BYTES),
           });
+          // The session closed while the command was starting: its teardown has passed, so
+          // the terminal is ended here instead of outliving it.
+          if (scopeOf(params.sessionId) !== scope) {
+            terminals.release(params.sessionId, terminalId);
+            throw acp.RequestError.sessionNotFound(params.sessionId);
+          }
           return { terminalId };
         })
         .onRequest(acp.methods.client.terminal.output, ({ params }) => {

@@ -48,25 +48,29 @@ export class TerminalManager {
       throw acp.RequestError.invalidRequest({ max: MAX_TERMINALS_PER_SESSION }, `This session already holds ${MAX_TERMINALS_PER_SESSION} terminals; release some first`);
     }
     const id = `term-${randomUUID()}`;
-    let entry: Entry | undefined;
+    // Output can only be pushed once the entry exists; what came before is in the buffer.
+    const holder: { entry?: Entry } = {};
     let terminal: Terminal;
     try {
-      terminal = await Terminal.start(id, acpSessionId, spec, (text) => entry && this.queue(entry, text), this.spawn);
+      terminal = await Terminal.start(id, acpSessionId, spec, (text) => holder.entry && this.queue(holder.entry, text), this.spawn);
     } catch (err) {
       throw acp.RequestError.invalidParams({ command: spec.command }, `Could not run ${spec.command}: ${(err as Error).message}`);
     }
-    entry = { terminal, scope, pending: '', pendingStart: 0, timer: undefined };
-    // Output read before the entry existed is in the buffer; live pushes start from there.
-    entry.pendingStart = terminal.output.end;
+    // A teardown that ran while the command was starting must not leave it behind.
+    if (this.disposed) {
+      terminal.kill();
+      throw acp.RequestError.internalError(undefined, 'The agent connection is closing');
+    }
+    const entry: Entry = { terminal, scope, pending: '', pendingStart: terminal.output.end, timer: undefined };
+    holder.entry = entry;
     this.live.set(id, entry);
     this.running.add(terminal);
-    const created = entry;
     void terminal.exited.then((exit) => {
       this.running.delete(terminal);
-      this.flush(created);
-      created.scope.terminalOutput?.({ terminalId: id, start: created.pendingStart, text: '', exit });
+      this.flush(entry);
+      entry.scope.terminalOutput?.({ terminalId: id, start: entry.pendingStart, text: '', exit });
       const output = terminal.output.text;
-      created.scope.record?.({
+      entry.scope.record?.({
         kind: 'terminal_output',
         payload: {
           terminalId: id,
@@ -77,8 +81,6 @@ export class TerminalManager {
         },
       });
     });
-    // A teardown that ran while the command was starting must not leave it behind.
-    if (this.disposed) terminal.kill();
     return id;
   }
 

@@ -14,7 +14,13 @@ function storeWith(fake: FakeApi, state: Partial<AppState>): AppStoreApi {
   store.getInitialState = store.getState;
   return store;
 }
-const render = (store: AppStoreApi, row: Row) => renderToStaticMarkup(<StoreProvider store={store}><TranscriptRow row={row} /></StoreProvider>);
+const thoughts = { isOpen: () => false, setOpen: () => {} };
+const render = (store: AppStoreApi, row: Row) =>
+  renderToStaticMarkup(
+    <StoreProvider store={store}>
+      <TranscriptRow row={row} openThoughts={thoughts} />
+    </StoreProvider>,
+  );
 
 const toolWithTerminal = ev(1, 'tool_call', {
   toolCallId: 't1',
