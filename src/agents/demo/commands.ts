@@ -5,7 +5,7 @@
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 
-export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'terminal', 'read', 'write'] as const;
+export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'terminal', 'read', 'write', 'commands'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const specs: Record<CommandName, { description: string; hint?: string }> = {
@@ -24,6 +24,7 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   terminal: { description: "Run a command in the client's terminal, shown live in a tool call", hint: 'command' },
   read: { description: "Read a file through the client (fs/read_text_file)", hint: 'path [line] [limit]' },
   write: { description: 'Write a file through the client (fs/write_text_file)', hint: 'path text' },
+  commands: { description: 'Send the command list again, with extra commands named NAME…', hint: 'NAME…' },
 };
 
 export const availableCommands: AvailableCommand[] = COMMAND_NAMES.map((name) => {
@@ -32,6 +33,12 @@ export const availableCommands: AvailableCommand[] = COMMAND_NAMES.map((name) =>
     ? { name, description: spec.description }
     : { name, description: spec.description, input: { hint: spec.hint } };
 });
+
+/** What `/commands a b` advertises: the usual list and one command per extra name. */
+export function commandsWith(arg: string): AvailableCommand[] {
+  const extra = arg.split(/\s+/).filter((n) => /^[a-z][\w-]*$/.test(n) && !availableCommands.some((c) => c.name === n));
+  return [...availableCommands, ...[...new Set(extra)].map((name) => ({ name, description: `Added by /commands` }))];
+}
 
 export type ParsedPrompt = { command: CommandName; arg: string } | { command: 'echo'; text: string };
 

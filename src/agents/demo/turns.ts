@@ -18,7 +18,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { delay, untilAborted } from './abortable';
 import * as clientTurns from './client-turns';
-import { parseCount, parsePrompt } from './commands';
+import { commandsWith, parseCount, parsePrompt } from './commands';
 import { parseMarkdownArgs, streamMarkdown } from './markdown-turn';
 
 export type TurnContext = {
@@ -113,6 +113,12 @@ export async function runTurn(ctx: TurnContext, text: string): Promise<StopReaso
     case 'write':
       await clientTurns.write(ctx, parsed.arg);
       break;
+    case 'commands': {
+      const commands = commandsWith(parsed.arg);
+      await ctx.send({ sessionUpdate: 'available_commands_update', availableCommands: commands });
+      await say(ctx, `Sent ${commands.length} commands`);
+      break;
+    }
     case 'ext':
       // Like real agents: a `_`-prefixed extension notification, and (like Qwen Code's
       // `craft/drainMidTurnQueue`) a request without the prefix, every turn.
