@@ -40,6 +40,7 @@ export const commandNameList = [
   'drafts:get',
   'drafts:save',
   'windows:open',
+  'terminals:read',
 ] as const;
 
 export const eventNameList = [
@@ -52,6 +53,7 @@ export const eventNameList = [
   'agents:progress',
   'agent:log',
   'session:deleted',
+  'terminal:output',
 ] as const;
 
 export const channelPrefix = 'sb:';

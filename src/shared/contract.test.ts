@@ -110,6 +110,8 @@ const samples: { [K in Kind]: EventOf<K>['payload'] } = {
     hint: 'set IS_SANDBOX=1',
     during: 'start',
   },
+  file_written: { path: '/w/a.ts', created: false, bytes: 3, diff: { type: 'diff', path: '/w/a.ts', oldText: 'a', newText: 'abc' } },
+  terminal_output: { terminalId: 'term-1', command: 'npm test', output: 'ok\n', truncated: false, exit: { exitCode: 0, signal: null } },
   unreadable: { storedKind: 'mode_changed', raw: '{"mode":1}' },
 };
 
@@ -131,6 +133,8 @@ const wrong: Record<Kind, unknown> = {
   notice: { kind: 'gossip', text: 'x' },
   agent_update: { sessionUpdate: 5, extra: {} },
   auth_required: { message: 'x', methods: [{ id: 'm', name: 'M', kind: 'password' }], during: 'start' },
+  file_written: { path: '/w/a.ts', created: 'no', bytes: 3 },
+  terminal_output: { terminalId: 'term-1', command: 'x', output: 'ok', truncated: false, exit: { exitCode: 'zero' } },
   unreadable: { storedKind: 'x' },
 };
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { WireErrorDetails, ErrorCode } from './errors';
 import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './agents';
 import { FileMatches, PromptBlocks, PromptCapabilities, SearchFiles } from './prompt';
-import { AuthRequest, AvailableCommand, PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
+import { AuthRequest, AvailableCommand, PermissionOption, SessionEvent, StateReason, TerminalExit, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
 
 export * from './events';
 export * from './agents';
@@ -339,6 +339,31 @@ export const SaveDraft = z
 
 export const Draft = z.object({ text: z.string() });
 
+/**
+ * Live output of a terminal an agent runs, to the windows watching its session (not stored; the
+ * final output is, as `terminal_output`). `text` starts at UTF-16 position `start` of all the
+ * terminal printed, so pieces merge with a `terminals:read` snapshot without gaps or doubles.
+ */
+export const TerminalOutput = z.object({
+  sessionId: SessionId,
+  terminalId: z.string(),
+  start: z.number().int().nonnegative(),
+  text: z.string(),
+  exit: TerminalExit.optional(),
+});
+export type TerminalOutputT = z.output<typeof TerminalOutput>;
+
+/** A live terminal's output so far; live pieces continue at `end`. */
+export const TerminalSnapshot = z.object({
+  terminalId: z.string(),
+  command: z.string(),
+  text: z.string(),
+  end: z.number().int().nonnegative(),
+  truncated: z.boolean(),
+  exit: TerminalExit.optional(),
+});
+export type TerminalSnapshotT = z.output<typeof TerminalSnapshot>;
+
 export const commands = {
   'host:info': { req: Empty, res: HostInfo },
   'sessions:list': { req: Empty, res: z.array(SessionView) },
@@ -390,6 +415,8 @@ export const commands = {
   'drafts:save': { req: SaveDraft, res: Ok },
   /** Opens the session in a window of its own (desktop app); `unsupported` where the host cannot. */
   'windows:open': { req: BySession, res: Ok },
+  /** A terminal the session's agent runs, its output so far (a window that opens mid-run); `not_found` once it is gone. */
+  'terminals:read': { req: z.object({ sessionId: SessionId, terminalId: z.string().min(1) }).strict(), res: TerminalSnapshot },
 } as const;
 
 export const events = {
@@ -414,6 +441,8 @@ export const events = {
    * `dropped` lines did not fit the batch's bound (the log file has them).
    */
   'agent:log': z.object({ sessionId: SessionId, entries: z.array(AgentLogEntry), dropped: z.number().int().nonnegative() }),
+  /** New output of a terminal an agent runs: to windows watching its session, throttled per terminal. */
+  'terminal:output': TerminalOutput,
 } as const;
 
 export type Commands = typeof commands;
@@ -496,5 +525,6 @@ export const WsFrame = z.union([
   eventFrame('agents:progress'),
   eventFrame('agent:log'),
   eventFrame('session:deleted'),
+  eventFrame('terminal:output'),
 ]);
 export type WsFrameT = z.output<typeof WsFrame>;

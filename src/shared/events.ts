@@ -48,7 +48,7 @@ export const PermissionCancelReason = z.enum([...StateReason.options, 'agent_wit
 export type PermissionCancelReason = z.output<typeof PermissionCancelReason>;
 
 /** What a host notice in the transcript is about. */
-export const NoticeKind = z.enum(['session_recreated', 'stop_timeout', 'agent_exited', 'signed_in']);
+export const NoticeKind = z.enum(['session_recreated', 'stop_timeout', 'agent_exited', 'signed_in', 'path_refused']);
 export type NoticeKind = z.output<typeof NoticeKind>;
 
 /** As ACP fixes them. */
@@ -99,10 +99,14 @@ export const ContentBlock = z.discriminatedUnion('type', [
 ]);
 export type ContentBlock = z.output<typeof ContentBlock>;
 
+/** A file's old and new text (`oldText` absent or null: the file is new). */
+export const DiffContent = z.object({ type: z.literal('diff'), path: z.string(), oldText: z.string().nullish(), newText: z.string() });
+export type DiffContent = z.output<typeof DiffContent>;
+
 /** What a tool call shows: content, a file diff, or a terminal the agent runs. */
 export const ToolCallContent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('content'), content: ContentBlock }),
-  z.object({ type: z.literal('diff'), path: z.string(), oldText: z.string().nullish(), newText: z.string() }),
+  DiffContent,
   z.object({ type: z.literal('terminal'), terminalId: z.string() }),
 ]);
 export type ToolCallContent = z.output<typeof ToolCallContent>;
@@ -175,6 +179,10 @@ export const AuthRequest = z.object({
 });
 export type AuthRequest = z.output<typeof AuthRequest>;
 
+/** How a terminal's command ended (ACP `TerminalExitStatus`): a code, or the signal that ended it. */
+export const TerminalExit = z.object({ exitCode: z.number().int().nullish(), signal: z.string().nullish() });
+export type TerminalExit = z.output<typeof TerminalExit>;
+
 /** A message chunk: its text, and the message it belongs to where the agent names one. */
 const text = z.object({ text: z.string(), messageId: z.string().optional(), extra: Extra.optional() });
 /** Older rows end or start turns without naming the prompt. */
@@ -232,6 +240,16 @@ export const eventPayloads = {
   notice: z.object({ kind: NoticeKind.optional(), text: z.string(), stderrTail: z.array(z.string()).optional() }),
   agent_update: z.union([AgentUpdateNow, AgentUpdateBefore]),
   auth_required: AuthRequest,
+  /** The agent wrote a file through `fs/write_text_file` (real path); the diff when both sides are small enough to keep. */
+  file_written: z.object({ path: z.string(), created: z.boolean(), bytes: z.number().int().nonnegative(), diff: DiffContent.optional() }),
+  /** A terminal the agent ran ended: its command and its final output, so a reload shows it. */
+  terminal_output: z.object({
+    terminalId: z.string(),
+    command: z.string(),
+    output: z.string(),
+    truncated: z.boolean(),
+    exit: TerminalExit,
+  }),
 } as const;
 
 export type EventPayloads = typeof eventPayloads;
@@ -270,6 +288,8 @@ export const SessionEvent = z.discriminatedUnion('kind', [
   variant('notice', eventPayloads.notice),
   variant('agent_update', eventPayloads.agent_update),
   variant('auth_required', eventPayloads.auth_required),
+  variant('file_written', eventPayloads.file_written),
+  variant('terminal_output', eventPayloads.terminal_output),
   variant('unreadable', UnreadablePayload),
 ]);
 export type SessionEventT = z.output<typeof SessionEvent>;

@@ -173,6 +173,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
             log.warn('crashing on request', { sessionId: session.id });
             return crash();
           },
+          client,
           notifyUnknown: (method) => client.notify(method, { sessionId: session.id }),
           requestUnknown: async (method) => {
             try {

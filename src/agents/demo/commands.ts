@@ -5,7 +5,7 @@
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 
-export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'commands', 'cwd'] as const;
+export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'terminal', 'read', 'write', 'commands', 'cwd'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const specs: Record<CommandName, { description: string; hint?: string }> = {
@@ -20,7 +20,10 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   hang: { description: 'Never answer until the turn is cancelled' },
   crash: { description: 'Exit the agent process with code 1 mid-turn' },
   history: { description: 'Count the earlier prompts of this session' },
-  ext: { description: 'Send the client an extension notification and a request it does not know' },
+  ext: { description: 'Send the client an extension notification and requests it does not know' },
+  terminal: { description: "Run a command in the client's terminal, shown live in a tool call", hint: 'command' },
+  read: { description: "Read a file through the client (fs/read_text_file)", hint: 'path [line] [limit]' },
+  write: { description: 'Write a file through the client (fs/write_text_file)', hint: 'path text' },
   commands: { description: 'Send the command list again, with extra commands named NAME…', hint: 'NAME…' },
   cwd: { description: "Say this session's working folder and additional folders, as the client gave them" },
 };

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import type {
+  AgentContext,
   PermissionOption,
   PlanEntry,
   RequestPermissionOutcome,
@@ -16,6 +17,7 @@ import type {
   ToolKind,
 } from '@agentclientprotocol/sdk';
 import { delay, untilAborted } from './abortable';
+import * as clientTurns from './client-turns';
 import { commandsWith, parseCount, parsePrompt } from './commands';
 import { parseMarkdownArgs, streamMarkdown } from './markdown-turn';
 
@@ -38,11 +40,15 @@ export type TurnContext = {
   notifyUnknown(method: string): Promise<void>;
   /** Sends `method` as a request the client has no handler for; resolves with how it answered. */
   requestUnknown(method: string): Promise<string>;
+  /** Requests to the client (`fs/*`, `terminal/*`). */
+  readonly client: Pick<AgentContext, 'request'>;
 };
 
 /** What `/ext` sends: an extension notification and a request the client does not know. */
 export const EXT_NOTIFICATION = '_demo/heartbeat';
 export const EXT_REQUEST = 'demo/drainQueue';
+/** A `_`-prefixed extension request, as the spec names them. */
+export const EXT_METHOD = '_demo/status';
 
 export const PERMISSION_OPTIONS: PermissionOption[] = [
   { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
@@ -100,6 +106,15 @@ export async function runTurn(ctx: TurnContext, text: string): Promise<StopReaso
     case 'history':
       await say(ctx, `History: ${ctx.earlierPrompts} earlier prompts`);
       break;
+    case 'terminal':
+      await clientTurns.terminal(ctx, parsed.arg);
+      break;
+    case 'read':
+      await clientTurns.read(ctx, parsed.arg);
+      break;
+    case 'write':
+      await clientTurns.write(ctx, parsed.arg);
+      break;
     case 'commands': {
       const commands = commandsWith(parsed.arg);
       await ctx.send({ sessionUpdate: 'available_commands_update', availableCommands: commands });
@@ -116,7 +131,8 @@ export async function runTurn(ctx: TurnContext, text: string): Promise<StopReaso
       // Like real agents: a `_`-prefixed extension notification, and (like Qwen Code's
       // `craft/drainMidTurnQueue`) a request without the prefix, every turn.
       await ctx.notifyUnknown(EXT_NOTIFICATION);
-      await say(ctx, `Sent ${EXT_NOTIFICATION}; ${EXT_REQUEST} was answered: ${await ctx.requestUnknown(EXT_REQUEST)}`);
+      await say(ctx, `Sent ${EXT_NOTIFICATION}; ${EXT_REQUEST} was answered: ${await ctx.requestUnknown(EXT_REQUEST)}; `);
+      await say(ctx, `${EXT_METHOD} was answered: ${await ctx.requestUnknown(EXT_METHOD)}`);
       break;
   }
   return ctx.signal.aborted ? 'cancelled' : 'end_turn';

@@ -7,6 +7,9 @@ import { AgentLogFeed } from './agent-log';
 import { AgentProcess, type AgentProcessOptions, type BrokerExit } from './agent-process';
 import { clientCapabilities, type ClientRequestHandlers } from './client-handlers';
 import { fsHandlers } from './fs-handlers';
+import { BROKER_ENV } from './process-info';
+import { terminalHandlers } from './terminal-handlers';
+import { TerminalManager } from './terminals/terminal-manager';
 import { SessionRouter, type SessionSink } from './session-router';
 import { fastPathStream } from './ingest-fast-path';
 
@@ -69,6 +72,8 @@ export class Broker {
   private readonly process: AgentProcess;
   private readonly router: SessionRouter;
   private readonly handlers: readonly ClientRequestHandlers[];
+  /** Commands the agent runs through `terminal/*`; each dies with its session or this agent. */
+  readonly terminals: TerminalManager;
   private readonly conn: acp.ClientConnection;
   private initialized = false;
 
@@ -82,6 +87,7 @@ export class Broker {
       ...opts,
       onStderrLines: (lines) => this.logFeed.stderr(lines),
       onDidExit: (exit) => {
+        this.terminals.dispose();
         this.conn.close(this.exitError());
         this.router.clear();
         this.logFeed.note(describeExit(exit));
@@ -89,7 +95,11 @@ export class Broker {
       },
     });
     this.exited = this.process.exited;
-    this.handlers = [fsHandlers((acpSessionId) => this.router.sinkFor(acpSessionId))];
+    this.terminals = new TerminalManager(opts.clock);
+    const scopeOf = (acpSessionId: string) => this.router.sinkFor(acpSessionId);
+    // Terminals carry the broker id like the agent's own helpers: the watchdog and the orphan
+    // sweep find them even if the host dies without a chance to kill them.
+    this.handlers = [fsHandlers(scopeOf), terminalHandlers(scopeOf, { terminals: this.terminals, fixedEnv: { [BROKER_ENV]: opts.id } })];
 
     const app = acp
       .client({ name: 'switchboard' })
@@ -168,6 +178,7 @@ export class Broker {
 
   /** A session closed on our side: late output for it is dropped (see SessionRouter). */
   closeSession(acpSessionId: string, sink: SessionSink): void {
+    if (this.router.sinkFor(acpSessionId) === sink) this.terminals.killSession(acpSessionId);
     this.router.closeSession(acpSessionId, sink);
   }
 
@@ -204,6 +215,7 @@ export class Broker {
 
   /** Ends the process: close stdin, wait, SIGTERM the group, wait, SIGKILL. Idempotent. */
   shutdown(graceMs = 1500): Promise<void> {
+    this.terminals.dispose();
     return this.process.shutdown(graceMs);
   }
 

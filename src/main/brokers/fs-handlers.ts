@@ -1,39 +1,74 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import type { ClientRequestHandlers, ScopeLookup } from './client-handlers';
+import { rootsOf, type ClientRequestHandlers, type RequestScope, type ScopeLookup } from './client-handlers';
+import { confinedPath, PathRefused } from './confine';
+import { fileError, MAX_DIFF_BYTES, readText, writeAtomically } from './text-files';
 
-/** `fs/read_text_file` and `fs/write_text_file`, confined to the session's working folder. */
+/**
+ * `fs/read_text_file` and `fs/write_text_file`, confined by real path to the session's folders.
+ * Switchboard has no editor, so there are no unsaved buffers to read back: the disk is the truth.
+ */
 export function fsHandlers(scopeOf: ScopeLookup): ClientRequestHandlers {
   return {
     capabilities: { fs: { readTextFile: true, writeTextFile: true } },
     register: (app) =>
       app
         .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
-          const path = insideSessionFolder(scopeOf, params.sessionId, params.path);
-          const text = await readFile(path, 'utf8');
-          if (params.line == null && params.limit == null) return { content: text };
-          const lines = text.split('\n');
-          const start = Math.max(0, (params.line ?? 1) - 1);
-          return { content: lines.slice(start, params.limit == null ? undefined : start + params.limit).join('\n') };
+          const scope = scopeFor(scopeOf, params.sessionId);
+          const path = await confined(scope, params.path, 'read');
+          try {
+            return { content: await readText(path, params.line, params.limit) };
+          } catch (err) {
+            throw fileError(err, params.path);
+          }
         })
         .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
-          const path = insideSessionFolder(scopeOf, params.sessionId, params.path);
-          await mkdir(dirname(path), { recursive: true });
-          await writeFile(path, params.content, 'utf8');
+          const scope = scopeFor(scopeOf, params.sessionId);
+          const path = await confined(scope, params.path, 'write');
+          let written;
+          try {
+            written = await writeAtomically(path, params.content);
+          } catch (err) {
+            throw fileError(err, params.path);
+          }
+          const newSize = Buffer.byteLength(params.content, 'utf8');
+          // The diff is kept only when both sides are small enough to store and show.
+          const diffable = newSize <= MAX_DIFF_BYTES && (!written.existed || written.previous !== undefined);
+          scope.record?.({
+            kind: 'file_written',
+            payload: {
+              path,
+              created: !written.existed,
+              bytes: newSize,
+              ...(diffable ? { diff: { type: 'diff' as const, path, oldText: written.previous ?? null, newText: params.content } } : {}),
+            },
+          });
           return {};
         }),
   };
 }
 
-/** The absolute path of `path` if it stays inside the session's folder; else an ACP error. */
-export function insideSessionFolder(scopeOf: ScopeLookup, acpSessionId: string, path: string): string {
+/** The session a request names; a session nobody holds is ACP's session-not-found. */
+export function scopeFor(scopeOf: ScopeLookup, acpSessionId: string): RequestScope {
   const scope = scopeOf(acpSessionId);
   if (!scope) throw acp.RequestError.sessionNotFound(acpSessionId);
-  const abs = resolve(scope.cwd, path);
-  const rel = relative(scope.cwd, abs);
-  if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw acp.RequestError.invalidParams(undefined, `${path} is outside the session folder ${scope.cwd}`);
+  return scope;
+}
+
+/**
+ * The real path the agent may use for `what`; a refusal is also told to the person in the
+ * transcript, since the agent may not say why its action failed.
+ */
+export async function confined(scope: RequestScope, path: string, what: 'read' | 'write' | 'terminal'): Promise<string> {
+  try {
+    return await confinedPath(rootsOf(scope), scope.cwd, path);
+  } catch (err) {
+    if (err instanceof PathRefused) {
+      const action = what === 'terminal' ? 'run a command in' : what;
+      scope.record?.({
+        kind: 'notice',
+        payload: { kind: 'path_refused', text: `The agent tried to ${action} ${path}, which is outside this session's folders (it resolves to ${err.realPath}). Refused.` },
+      });
+    }
+    throw err;
   }
-  return abs;
 }

@@ -1,9 +1,12 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Clock } from '../util/clock';
+import type { RequestScope } from './client-handlers';
 
-/** Where a live agent session's traffic goes. `onUpdate` must work synchronously. */
-export interface SessionSink {
-  readonly cwd: string;
+/**
+ * Where a live agent session's traffic goes. `onUpdate` must work synchronously. It is also the
+ * scope of the agent's client requests (`fs/*`, `terminal/*`) for that session.
+ */
+export interface SessionSink extends RequestScope {
   onUpdate(notification: acp.SessionNotification): void;
   onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
 }

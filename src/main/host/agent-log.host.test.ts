@@ -112,13 +112,17 @@ describe('Agent log', () => {
 
     await w.prompt(id, '/ext');
     expect(w.agentText(id)).toContain('demo/drainQueue was answered: error -32601');
-    await untilPushed(w, id, (e) => e.filter((x) => x.kind === 'unknown_method').length === 2, 'both unknown methods');
+    // A `_`-prefixed extension request we do not know is method-not-found too.
+    expect(w.agentText(id)).toContain('_demo/status was answered: error -32601');
+    await untilPushed(w, id, (e) => e.filter((x) => x.kind === 'unknown_method').length === 3, 'every unknown method');
     expect(pushed(w, id).filter((e) => e.kind === 'unknown_method')).toEqual([
       expect.objectContaining({ message: 'notification', method: '_demo/heartbeat' }),
       expect.objectContaining({ message: 'request', method: 'demo/drainQueue' }),
+      expect.objectContaining({ message: 'request', method: '_demo/status' }),
     ]);
     expect(lines).toContainEqual(expect.objectContaining({ level: 'info', fields: expect.objectContaining({ agent: 'demo', method: '_demo/heartbeat' }) }));
     expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ agent: 'demo', method: 'demo/drainQueue' }) }));
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ agent: 'demo', method: '_demo/status' }) }));
 
     // The host logs each name once per agent process, however often the agent repeats it.
     await w.prompt(id, '/ext');

@@ -139,5 +139,6 @@ export function createHandlers(h: HostParts): Handlers {
       h.openWindow(p.sessionId);
       return { ok: true as const };
     },
+    'terminals:read': (p) => service.terminalSnapshot(p.sessionId, p.terminalId),
   };
 }

@@ -26,6 +26,25 @@ function folder(root: string, name: string): string {
 }
 
 describe('New session: folder and agent', () => {
+  it("confines the agent's file requests to the folder and the additional folders, nothing else", async () => {
+    const h = await harness();
+    const w = h.window();
+    const project = folder(h.dataDir, 'project');
+    const docs = folder(h.dataDir, 'docs');
+    const other = folder(h.dataDir, 'other');
+    writeFileSync(join(docs, 'guide.md'), 'from the docs folder\n');
+    writeFileSync(join(other, 'secret.txt'), 'not for the agent\n');
+    const view = await w.call('sessions:create', { cwd: project, additionalDirs: [docs] });
+    await w.call('sessions:switch', { sessionId: view.id });
+    await w.prompt(view.id, `/read ${join(docs, 'guide.md')}`);
+    expect(w.agentText(view.id)).toContain('from the docs folder');
+    await w.prompt(view.id, `/write ${join(docs, 'new.md')} added`);
+    expect(w.agentText(view.id)).toContain('Wrote 5 bytes');
+    await w.prompt(view.id, `/read ${join(other, 'secret.txt')}`);
+    expect(w.agentText(view.id)).toMatch(/Could not read .*secret\.txt: Refused/);
+    expect(w.agentText(view.id)).not.toContain('not for the agent');
+  });
+
   it('runs the agent in the chosen folder and gives it the additional folders', async () => {
     const h = await harness();
     const w = h.window();

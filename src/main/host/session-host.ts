@@ -169,6 +169,7 @@ export class SessionHost implements HostPort {
       agent: (id) => this.catalogue.resolve(id),
       storeAgentSecret: (agentId, name, value) => this.catalogue.storeSecret(agentId, name, value),
       onDidChangeSession: (id) => this.changed(id),
+      onTerminalOutput: (update) => this.sendToWatchers(update.sessionId, 'terminal:output', update),
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       closeTimeoutMs: 2_000,
       timers: this.timers,

@@ -1,4 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import type { TerminalOutputT } from '../../shared/contract';
 import type { Broker, SessionSink } from '../brokers/broker';
 import { Turn } from './turn';
 import { defined, isStateUpdate, mapUpdate, type MappedEvent } from './update-mapper';
@@ -7,6 +8,8 @@ export interface LiveSessionHooks {
   /** Stores an event the agent sent (synchronously: order is everything here). */
   record(sessionId: string, event: MappedEvent): void;
   permission(sessionId: string, request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  /** Live output of a terminal the agent runs: pushed to watching windows, not stored. */
+  terminalOutput?(update: TerminalOutputT): void;
 }
 
 /**
@@ -39,6 +42,14 @@ export class LiveSession implements SessionSink {
     readonly cwd: string,
     private readonly hooks: LiveSessionHooks,
   ) {}
+
+  /**
+   * The folders the agent may read, write and run commands in (judged by real path): the
+   * session's folder and the ones the person added to it.
+   */
+  get roots(): readonly string[] {
+    return [this.cwd, ...this.additionalDirs];
+  }
 
   get isDetached(): boolean {
     return this.detached;
@@ -104,6 +115,17 @@ export class LiveSession implements SessionSink {
     }
     const event = mapUpdate(update);
     if (event) this.hooks.record(this.id, event);
+  }
+
+  /** The host did something on the agent's behalf (a file written, a path refused, a terminal ended). */
+  record(event: MappedEvent): void {
+    if (this.detached) return;
+    this.hooks.record(this.id, event);
+  }
+
+  terminalOutput(update: Omit<TerminalOutputT, 'sessionId'>): void {
+    if (this.detached) return;
+    this.hooks.terminalOutput?.({ sessionId: this.id, ...update });
   }
 
   onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {

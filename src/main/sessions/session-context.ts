@@ -1,4 +1,4 @@
-import type { PromptCapabilities } from '../../shared/contract';
+import type { PromptCapabilities, TerminalOutputT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
@@ -30,6 +30,8 @@ export interface SessionServiceOptions {
   storeAgentSecret(agentId: string, name: string, value: string): void;
   /** A session's view changed: tell every window. */
   onDidChangeSession(sessionId: string): void;
+  /** New output of a terminal a session's agent runs: tell the windows watching it. */
+  onTerminalOutput?(update: TerminalOutputT): void;
   requestTimeoutMs: number;
   closeTimeoutMs: number;
   /** The host's one timer (the Stop deadline rides on it). */

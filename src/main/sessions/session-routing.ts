@@ -169,6 +169,7 @@ export class SessionRouting {
         live.noteActivity(o.clock.now());
         return o.gate.request(id, req, signal);
       },
+      terminalOutput: (update) => o.onTerminalOutput?.(update),
     });
     live.additionalDirs = additionalDirsOf(row);
     let added = false;

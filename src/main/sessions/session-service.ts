@@ -1,5 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { PromptBlock, SessionViewT, StateReason, SwitchResultT } from '../../shared/contract';
+import type { PromptBlock, SessionViewT, StateReason, SwitchResultT, TerminalSnapshotT } from '../../shared/contract';
+import { AppError } from '../../shared/errors';
 import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
 import { PromptQueue } from './prompt-queue';
@@ -49,6 +50,15 @@ export class SessionService {
   /** Signs in with one of the methods the session's agent asked for; the session then continues. */
   authenticate(sessionId: string, methodId: string, value?: string): Promise<{ message: string }> {
     return this.signIn.authenticate(sessionId, methodId, value);
+  }
+
+  /** A terminal the session's agent still holds, its output so far (a window opening mid-run). */
+  terminalSnapshot(sessionId: string, terminalId: string): TerminalSnapshotT {
+    this.ctx.row(sessionId);
+    const live = this.registry.get(sessionId);
+    const snapshot = live?.broker && live.acpSessionId ? live.broker.terminals.snapshot(live.acpSessionId, terminalId) : undefined;
+    if (!snapshot) throw new AppError('not_found', 'That terminal is gone; its final output is in the transcript');
+    return snapshot;
   }
 
   /** Hidden from the list (shown under Archived); its agent is released. Restorable. */

@@ -74,7 +74,6 @@ export function ToolDetails({ kind, locations, rawInput, content }: ToolDetailsP
   const command = commandOf(rawInput);
   const diffs = diffsOf(content);
   const texts = textsOf(content);
-  const terminal = content.some((c) => c.type === 'terminal');
   const paths = locations.filter((l) => l.path);
   return (
     <div className="tool-details">
@@ -101,7 +100,6 @@ export function ToolDetails({ kind, locations, rawInput, content }: ToolDetailsP
       {texts.map((t, i) => (
         <ToolOutput key={i} text={t} />
       ))}
-      {terminal ? <p className="muted">Output goes to a terminal.</p> : null}
     </div>
   );
 }

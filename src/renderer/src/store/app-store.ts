@@ -20,6 +20,8 @@ import { agentLogInitialState, type AgentLogState } from './slices/agent-log/ini
 import { createAgentLogActions, type AgentLogActions } from './slices/agent-log/actions';
 import { draftsInitialState, type DraftsState } from './slices/drafts/initial-state';
 import { createDraftsActions, type DraftsActions } from './slices/drafts/actions';
+import { terminalsInitialState, type TerminalsState } from './slices/terminals/initial-state';
+import { createTerminalsActions, type TerminalsActions } from './slices/terminals/actions';
 
 export type AppState = SessionsState &
   TranscriptState &
@@ -30,7 +32,8 @@ export type AppState = SessionsState &
   AgentLogState &
   LifecycleState &
   NewSessionState &
-  DraftsState;
+  DraftsState &
+  TerminalsState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -40,7 +43,8 @@ export type AppActions = SessionsActions &
   AgentLogActions &
   LifecycleActions &
   NewSessionActions &
-  DraftsActions;
+  DraftsActions &
+  TerminalsActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -59,6 +63,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...lifecycleInitialState,
     ...newSessionInitialState,
     ...draftsInitialState,
+    ...terminalsInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -69,5 +74,6 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createLifecycleActions(set, get, deps),
     ...createNewSessionActions(set, get, deps),
     ...createDraftsActions(set, get, deps),
+    ...createTerminalsActions(set, get, deps),
   }));
 }

@@ -5,6 +5,7 @@ import { useAppStore } from '../../store/context';
 import { composerSelectors } from '../../store/slices/composer/selectors';
 import { describeResolution, toolKindLabel } from './describe';
 import { Markdown } from './markdown';
+import { DiffView } from '../tool-details';
 import { ToolCard } from './tool-card';
 import { AttachmentList } from '../attachments/attachment-chip';
 
@@ -37,6 +38,18 @@ function ErrorRow({ row }: { row: Extract<Row, { type: 'error' }> }) {
         </button>
       ) : null}
     </div>
+  );
+}
+
+function FileRow({ row }: { row: Extract<Row, { type: 'file' }> }) {
+  const { path, created, bytes, diff } = row.written;
+  return (
+    <section className="file-written" aria-label={`File written: ${path}`}>
+      <p className="row-note">
+        The agent {created ? 'created' : 'wrote'} <code>{path}</code> ({bytes} bytes){diff ? '' : '; too large to show the change'}
+      </p>
+      {diff ? <DiffView path={diff.path} oldText={diff.oldText ?? undefined} newText={diff.newText} /> : null}
+    </section>
   );
 }
 
@@ -137,6 +150,8 @@ export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: 
       return <PermissionRow row={row} />;
     case 'notice':
       return <p className="row-note">{row.text}</p>;
+    case 'file':
+      return <FileRow row={row} />;
     case 'unreadable':
       return (
         <p className="row-note row-unreadable" role="note">

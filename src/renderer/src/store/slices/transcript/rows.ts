@@ -23,7 +23,11 @@ export interface ToolCallState {
   content: readonly ToolCallContent[];
   locations: readonly ToolCallLocation[];
   rawInput: Json | undefined;
+  /** Final output of the terminals this call embeds, once each ended (stored `terminal_output`). */
+  terminalsDone?: Readonly<Record<string, TerminalDone>>;
 }
+
+export type TerminalDone = EventOf<'terminal_output'>['payload'];
 
 export type { PlanEntry };
 
@@ -56,6 +60,8 @@ export type Row =
       resolution: PermissionResolution | undefined;
     }
   | { type: 'notice'; key: string; text: string }
+  /** The agent wrote a file through Switchboard: the diff where it was small enough to keep. */
+  | { type: 'file'; key: string; written: EventOf<'file_written'>['payload'] }
   /** A stored event this version cannot read: shown, so the transcript never hides a gap. */
   | { type: 'unreadable'; key: string; storedKind: string };
 
@@ -105,6 +111,7 @@ function toolFrom(e: ToolEvent, prev: ToolCallState | undefined): ToolCallState 
     content: p.content ?? prev?.content ?? [],
     locations: p.locations ?? prev?.locations ?? [],
     rawInput: p.rawInput ?? prev?.rawInput,
+    ...(prev?.terminalsDone ? { terminalsDone: prev.terminalsDone } : {}),
   };
 }
 
@@ -178,6 +185,8 @@ export class RowGrouper {
   private rows: Row[] = [];
   private toolIndex = new Map<string, number>();
   private permissionIndex = new Map<string, number>();
+  /** Which tool row embeds each terminal (its final output folds into that row). */
+  private terminalIndex = new Map<string, number>();
   private planIndex: number | undefined;
   /** The row that a following chunk of the same kind may extend. */
   private open: { index: number; kind: 'agent' | 'thought' } | undefined;
@@ -221,6 +230,7 @@ export class RowGrouper {
     this.rows = [];
     this.toolIndex = new Map();
     this.permissionIndex = new Map();
+    this.terminalIndex = new Map();
     this.planIndex = undefined;
     this.open = undefined;
   }
@@ -274,10 +284,24 @@ export class RowGrouper {
         const at = this.toolIndex.get(id);
         const prev = at === undefined ? undefined : this.rows[at];
         const call = toolFrom(e, prev?.type === 'tool' ? prev.call : undefined);
-        if (at === undefined) this.toolIndex.set(id, this.push({ type: 'tool', key: `tool-${e.seq}`, call }));
+        const index = at ?? this.push({ type: 'tool', key: `tool-${e.seq}`, call });
+        if (at === undefined) this.toolIndex.set(id, index);
         else if (prev) this.replace(at, { type: 'tool', key: prev.key, call });
+        for (const c of call.content) if (c.type === 'terminal') this.terminalIndex.set(c.terminalId, index);
         break;
       }
+      case 'terminal_output': {
+        // Shown inside the tool call that embeds the terminal; one never embedded shows nothing.
+        const at = this.terminalIndex.get(e.payload.terminalId);
+        const prev = at === undefined ? undefined : this.rows[at];
+        if (at === undefined || prev?.type !== 'tool') break;
+        const terminalsDone = { ...prev.call.terminalsDone, [e.payload.terminalId]: e.payload };
+        this.replace(at, { ...prev, call: { ...prev.call, terminalsDone } });
+        break;
+      }
+      case 'file_written':
+        this.push({ type: 'file', key: `file-${e.seq}`, written: e.payload });
+        break;
       case 'plan': {
         const entries = e.payload.entries;
         const prev = this.planIndex === undefined ? undefined : this.rows[this.planIndex];
