@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAppError } from '../shared/errors';
+import { exposureWarning } from './cli/exposure';
 import { parseArgs, UsageError, USAGE } from './cli/parse-args';
 import { SessionHost } from './host/session-host';
 import { startHeadlessServer } from './transport/ws-server';
@@ -59,6 +60,13 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   process.stdout.write(`Switchboard ready: ${server.url}\n`);
+  // The ready line is the one place the token is printed; the warning goes beside it and to
+  // stderr, so neither a script reading stdout nor a person watching the log misses it.
+  const exposed = exposureWarning(o.host);
+  if (exposed) {
+    process.stdout.write(`${exposed}\n`);
+    process.stderr.write(`switchboard: ${exposed}\n`);
+  }
 
   return new Promise<number>((resolve) => {
     let stopping = false;
