@@ -5,7 +5,7 @@
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 
-export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext'] as const;
+export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'hostile'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const specs: Record<CommandName, { description: string; hint?: string }> = {
@@ -21,6 +21,7 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   crash: { description: 'Exit the agent process with code 1 mid-turn' },
   history: { description: 'Count the earlier prompts of this session' },
   ext: { description: 'Send the client an extension notification and a request it does not know' },
+  hostile: { description: 'Send Markdown and HTML that would run script or navigate if rendered as HTML' },
 };
 
 export const availableCommands: AvailableCommand[] = COMMAND_NAMES.map((name) => {

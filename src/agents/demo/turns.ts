@@ -17,6 +17,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { delay, untilAborted } from './abortable';
 import { parseCount, parsePrompt } from './commands';
+import { hostile } from './hostile-turn';
 import { parseMarkdownArgs, streamMarkdown } from './markdown-turn';
 
 export type TurnContext = {
@@ -103,6 +104,9 @@ export async function runTurn(ctx: TurnContext, text: string): Promise<StopReaso
       // `craft/drainMidTurnQueue`) a request without the prefix, every turn.
       await ctx.notifyUnknown(EXT_NOTIFICATION);
       await say(ctx, `Sent ${EXT_NOTIFICATION}; ${EXT_REQUEST} was answered: ${await ctx.requestUnknown(EXT_REQUEST)}`);
+      break;
+    case 'hostile':
+      await hostile(ctx);
       break;
   }
   return ctx.signal.aborted ? 'cancelled' : 'end_turn';
