@@ -43,6 +43,7 @@ export const eventNameList = [
   'agents:progress',
   'agent:log',
   'session:deleted',
+  'host:storage',
 ] as const;
 
 export const channelPrefix = 'sb:';

@@ -283,6 +283,17 @@ export const commands = {
   'agents:signin': { req: AgentSignIn, res: AuthenticateResult },
 } as const;
 
+/** Why the host cannot save (issue 13): the disk is full, the folder unwritable, the file damaged or newer. */
+export const StorageProblem = z.enum(['disk_full', 'unwritable', 'corrupt', 'newer']);
+export const StorageStatus = z.object({
+  ok: z.boolean(),
+  problem: StorageProblem.optional(),
+  /** What the person reads: the file, what happened and what to do. */
+  message: z.string().optional(),
+});
+export type StorageProblemT = z.output<typeof StorageProblem>;
+export type StorageStatusT = z.output<typeof StorageStatus>;
+
 export const events = {
   /** A stored transcript event, to windows watching its session, in seq order. */
   'session:event': SessionEvent,
@@ -305,6 +316,8 @@ export const events = {
    * `dropped` lines did not fit the batch's bound (the log file has them).
    */
   'agent:log': z.object({ sessionId: SessionId, entries: z.array(AgentLogEntry), dropped: z.number().int().nonnegative() }),
+  /** Saving failed (`ok: false`, to every window, and to each window that connects meanwhile) or works again. */
+  'host:storage': StorageStatus,
 } as const;
 
 export type Commands = typeof commands;

@@ -19,6 +19,8 @@ export const ErrorCode = z.enum([
   'shutting_down',
   'disconnected',
   'internal',
+  /** The database could not be written (disk full, folder unwritable), or is damaged or newer. */
+  'storage_failed',
 ]);
 export type ErrorCode = z.output<typeof ErrorCode>;
 

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { AgentLogPanel } from './components/agent-log-panel';
 import { Composer } from './components/composer/composer';
-import { ConnectionBanner } from './components/connection-banner';
+import { ConnectionBanner, StorageBanner } from './components/connection-banner';
 import { ErrorBoundary } from './components/error-boundary';
 import { LiveAnnouncer } from './components/live-announcer';
 import { Notices } from './components/notices';
@@ -49,6 +49,7 @@ export function App() {
   return (
     <div className="app">
       <ConnectionBanner />
+      <StorageBanner />
       <div className="app-body">
         <SessionSidebar onOpenSettings={openSettings} />
         <main className="main">

@@ -15,13 +15,19 @@ export interface Migration {
 /** Forward only, in order; each runs in its own transaction with `user_version`. */
 export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006];
 
+/** The database was written by a newer Switchboard: it is refused, never migrated down. */
+export class NewerDatabaseError extends Error {
+  constructor(
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(`database schema version ${found} is newer than this Switchboard (${known}); upgrade Switchboard`);
+  }
+}
+
 export function migrate(db: Database.Database, upTo = migrations.length): number {
   const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > migrations.length) {
-    throw new Error(
-      `database schema version ${current} is newer than this Switchboard (${migrations.length}); upgrade Switchboard`,
-    );
-  }
+  if (current > migrations.length) throw new NewerDatabaseError(current, migrations.length);
   for (const m of migrations) {
     if (m.version <= current || m.version > upTo) continue;
     db.transaction(() => {
