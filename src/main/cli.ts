@@ -49,7 +49,8 @@ export async function main(argv: string[]): Promise<number> {
     host = await SessionHost.start({ dataDir: o.dataDir, headless: true, settings: o.settings, log });
   } catch (err) {
     process.stderr.write(`switchboard: ${isAppError(err) ? err.message : String(err)}\n`);
-    return 1;
+    // 3: the data folder or its database is the problem (full, unwritable, damaged, newer).
+    return isAppError(err) && err.code === 'storage_failed' ? 3 : 1;
   }
   let server;
   try {

@@ -52,3 +52,5 @@ export class StorageHealth {
     this.o.broadcast(status);
   }
 }
+
+export { StorageError } from '../store/storage-errors';

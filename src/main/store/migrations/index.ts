@@ -25,9 +25,15 @@ export class NewerDatabaseError extends Error {
   }
 }
 
-export function migrate(db: Database.Database, upTo = migrations.length): number {
+/** Refuses a database of a newer Switchboard; returns its schema version. Writes nothing. */
+export function assertNotNewer(db: Database.Database): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) throw new NewerDatabaseError(current, migrations.length);
+  return current;
+}
+
+export function migrate(db: Database.Database, upTo = migrations.length): number {
+  const current = assertNotNewer(db);
   for (const m of migrations) {
     if (m.version <= current || m.version > upTo) continue;
     db.transaction(() => {
