@@ -46,7 +46,8 @@ export async function main(argv: string[]): Promise<number> {
 
   let host: SessionHost;
   try {
-    host = await SessionHost.start({ dataDir: o.dataDir, headless: true, settings: o.settings, log });
+    // SWITCHBOARD_DEBUG_INFO=1: host:info carries memory and handle counts (npm run soak).
+    host = await SessionHost.start({ dataDir: o.dataDir, headless: true, settings: o.settings, log, debugInfo: process.env.SWITCHBOARD_DEBUG_INFO === '1' });
   } catch (err) {
     process.stderr.write(`switchboard: ${isAppError(err) ? err.message : String(err)}\n`);
     // 3: the data folder or its database is the problem (full, unwritable, damaged, newer).

@@ -87,6 +87,18 @@ export const Settings = z.object({
   logProtocol: z.boolean().optional(),
 });
 
+/**
+ * The host process's own figures, only from a host started for debugging (`serve` with
+ * SWITCHBOARD_DEBUG_INFO=1): what `npm run soak` watches for leaks.
+ */
+export const DebugInfo = z.object({
+  rss: z.number(),
+  heapUsed: z.number(),
+  /** Active libuv resources by type (`Timeout`, `TCPSocketWrap`, `PipeWrap`, `FSReqCallback`…). */
+  resources: z.record(z.string(), z.number()),
+  clients: z.number(),
+});
+
 export const HostInfo = z.object({
   version: z.string(),
   headless: z.boolean(),
@@ -95,6 +107,7 @@ export const HostInfo = z.object({
   clientId: z.string(),
   agents: z.array(AgentInfo),
   settings: Settings,
+  debug: DebugInfo.optional(),
 });
 
 const Empty = z.object({}).strict();
@@ -292,6 +305,7 @@ export const StorageStatus = z.object({
   message: z.string().optional(),
 });
 export type StorageProblemT = z.output<typeof StorageProblem>;
+export type DebugInfoT = z.output<typeof DebugInfo>;
 export type StorageStatusT = z.output<typeof StorageStatus>;
 
 export const events = {

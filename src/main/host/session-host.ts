@@ -23,6 +23,7 @@ import { demoAgent, loadAgentsFile } from './agents';
 import { plainBox, SecretStore, type SecretBox } from './secret-box';
 import type { ClientHandle, ClientSink, HostPort } from './client';
 import { DataDirLock } from './data-dir-lock';
+import { processFigures } from './debug-info';
 import { StorageHealth } from './storage-health';
 import { asStorageError, describeStorageProblem, folderProblemOf, StorageError } from '../store/storage-errors';
 import { createDispatcher } from './dispatch';
@@ -60,6 +61,8 @@ export interface HostOptions {
   shutdownBudgetMs?: number;
   /** The watchdog's script (tests); by default the built one, or the source under tsx. */
   watchdogScript?: string;
+  /** `host:info` carries the process's memory and active handles (`npm run soak`). */
+  debugInfo?: boolean;
 }
 
 /** One part's turn at quit; `budgeted` steps share the shutdown budget (see `shutdownSteps`). */
@@ -213,6 +216,7 @@ export class SessionHost implements HostPort {
         agentTestTimeoutMs: options.agentTestTimeoutMs ?? 30_000,
         sendTo: (clientId, event, payload) => this.clients.get(clientId)?.send(event, payload),
         agentLogs: this.agentLogs,
+        ...(options.debugInfo ? { debugInfo: () => processFigures(this.clients.size) } : {}),
       }),
       // A command that failed on the disk or the file says so, and every window hears it.
       (err) => this.storage.failed(err)?.toWire(),
