@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { runChaos, seededRandom } from './test-support/chaos';
-import { agentFootprint, killAll } from './test-support/processes';
+import { describe, expect, it } from 'vitest';
+import { runChaos } from './test-support/chaos';
+import { testCleanups } from './test-support/cleanups';
+import { killAll } from './test-support/processes';
+import { seededRandom } from './test-support/seeded-random';
 import type { ServeProcess } from './test-support/serve-process';
-import { tempDir } from './test-support/temp-dir';
 
 /**
  * Issue 13, crash and load: `serve` SIGKILLed at seeded random points while sessions stream
@@ -11,24 +12,18 @@ import { tempDir } from './test-support/temp-dir';
  * `npm run soak` runs many more rounds at scale.
  */
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const fn of cleanups.splice(0).reverse()) await fn();
-});
+const cleanups = testCleanups();
 
 describe('chaos: serve killed with SIGKILL mid-stream, restarted', () => {
   it('keeps every event the window received, gap-free seqs, a sound database, no agent of a dead host, and sessions that answer', async () => {
     const seed = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
     console.log(`chaos seed ${seed}`);
-    const dir = tempDir('switchboard-chaos-');
+    const dir = cleanups.dataDir();
     const serves: ServeProcess[] = [];
-    cleanups.push(() => {
-      killAll(serves.filter((s) => s.child.exitCode === null && s.child.signalCode === null).map((s) => s.pid));
-      killAll(agentFootprint(dir.path));
-      dir.cleanup();
-    });
+    // Runs before the data dir's cleanup: no serve of an aborted run is left.
+    cleanups.add(() => killAll(serves.filter((s) => s.child.exitCode === null && s.child.signalCode === null).map((s) => s.pid)));
     const report = await runChaos({
-      dataDir: dir.path,
+      dataDir: dir,
       seed,
       rounds: 3,
       sessions: 4,

@@ -1,30 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { agentFootprint, killAll } from './test-support/processes';
+import { describe, expect, it } from 'vitest';
+import { testCleanups } from './test-support/cleanups';
 import { openHostSocket, startServe, WsClient, type ServeProcess } from './test-support/serve-process';
-import { tempDir } from './test-support/temp-dir';
 
 /** Issue 13, security of the headless host: where it listens, and where its token is written. */
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const fn of cleanups.splice(0).reverse()) await fn();
-});
-
-function dataDir(): string {
-  const dir = tempDir();
-  cleanups.push(() => {
-    killAll(agentFootprint(dir.path));
-    dir.cleanup();
-  });
-  return dir.path;
-}
+const cleanups = testCleanups();
+const dataDir = (): string => cleanups.dataDir();
 
 function serve(args: string[]): ServeProcess {
   const p = startServe(['serve', '--port', '0', ...args]);
-  cleanups.push(async () => {
+  cleanups.add(async () => {
     if (p.child.exitCode === null && p.child.signalCode === null) {
       p.child.kill('SIGKILL');
       await p.exited;
@@ -73,7 +61,7 @@ describe('serve: the token', () => {
     bad.searchParams.set('token', `${token}x`);
     await expect(openHostSocket(bad)).rejects.toThrow();
     const client = await WsClient.connect(url);
-    cleanups.push(() => client.close());
+    cleanups.add(() => client.close());
     await client.call('settings:update', { logProtocol: true });
     const view = await client.call('sessions:create', { cwd: dir });
     await client.call('sessions:switch', { sessionId: view.id });

@@ -1,31 +1,19 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrations } from './store/migrations';
-import { agentFootprint, killAll } from './test-support/processes';
+import { testCleanups } from './test-support/cleanups';
 import { Store } from './store/store';
 import { runCli } from './test-support/serve-process';
-import { tempDir } from './test-support/temp-dir';
 
 /**
  * Issue 13: `serve` on a database it must not use refuses to start, says which file and what
  * to do, exits 3, and leaves the file exactly as it was: never migrated down, never replaced.
  */
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const fn of cleanups.splice(0).reverse()) await fn();
-});
-
-function dataDir(): string {
-  const dir = tempDir();
-  cleanups.push(() => {
-    killAll(agentFootprint(dir.path));
-    dir.cleanup();
-  });
-  return dir.path;
-}
+const cleanups = testCleanups();
+const dataDir = (): string => cleanups.dataDir();
 
 describe('serve refuses a database it must not use', () => {
   it('written by a newer Switchboard: refused with the versions, never migrated down', async () => {

@@ -12,19 +12,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { SessionEventT } from '../../shared/contract';
 import { isLive, listProcesses, waitUntil } from './processes';
+import { seededRandom } from './seeded-random';
 import { startServe, WsClient, type ServeProcess } from './serve-process';
-
-/** mulberry32: small, fast and reproducible from one 32-bit seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface ChaosOptions {
   dataDir: string;
