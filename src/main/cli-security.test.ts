@@ -45,6 +45,9 @@ describe('serve: where it listens', () => {
     const lines = p.stdout().split('\n');
     const ready = lines.findIndex((l) => l.startsWith('Switchboard ready: '));
     expect(lines[ready + 1]).toMatch(/^WARNING: listening on every network interface/);
+    // All of stderr, once it has exited.
+    p.child.kill('SIGTERM');
+    await p.exited;
     expect(p.stderr()).toMatch(/switchboard: WARNING: listening on every network interface.*token/);
   });
 });

@@ -61,14 +61,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`switchboard: cannot listen on ${o.host}:${o.port}: ${(err as Error).message}\n`);
     return 1;
   }
-  process.stdout.write(`Switchboard ready: ${server.url}\n`);
-  // The ready line is the one place the token is printed; the warning goes beside it and to
-  // stderr, so neither a script reading stdout nor a person watching the log misses it.
+  // The ready line is the one place the token is printed; the warning goes beside it (in the
+  // same write) and to stderr, so neither a script reading stdout nor a person watching the
+  // log misses it.
   const exposed = exposureWarning(o.host);
-  if (exposed) {
-    process.stdout.write(`${exposed}\n`);
-    process.stderr.write(`switchboard: ${exposed}\n`);
-  }
+  if (exposed) process.stderr.write(`switchboard: ${exposed}\n`);
+  process.stdout.write(`Switchboard ready: ${server.url}\n${exposed ? `${exposed}\n` : ''}`);
 
   return new Promise<number>((resolve) => {
     let stopping = false;
