@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEventT, StorageStatusT } from '../../shared/contract';
 import { liveSession, startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
-import { waitUntil } from '../test-support/processes';
+import { demoAgents, isLive, waitUntil } from '../test-support/processes';
 
 /**
  * Issue 13: the disk fills up, or the data folder stops being writable, while sessions run.
@@ -124,5 +124,37 @@ describe('disk full while sessions stream', () => {
     expect((answered.payload as { stopReason: string }).stopReason).toBe('end_turn');
     expect(storageEvents(w).at(-1)).toEqual({ ok: true });
     expect(gapFree(stored(h, id).seqs)).toBe(true);
+  });
+
+  it('commands that must write say why; an agent that dies meanwhile does not take the host down; all answer once writable', async () => {
+    h = await startHarness();
+    const w = h.window();
+    const a = await liveSession(h, w);
+    const b = await liveSession(h, w);
+    h.host.store.db.pragma('query_only = ON');
+    for (const [command, payload] of [
+      ['sessions:create', { cwd: h.dataDir }],
+      ['sessions:close', { sessionId: b }],
+      ['sessions:detach', { sessionId: a }],
+    ] as const) {
+      const result = await h.host.dispatch(w.id, command, payload);
+      expect(result.ok ? 'ok' : result.error.code, command).toBe('storage_failed');
+    }
+    // The agent dies while its exit cannot be recorded: handled, not an unhandled rejection.
+    const agents = demoAgents(h.dataDir);
+    expect(agents.length).toBeGreaterThan(0);
+    for (const p of agents) process.kill(p.pid, 'SIGKILL');
+    await waitUntil(() => agents.every((p) => !isLive(p.pid)) && h!.host.pool.brokerOf(a) === undefined, 'the agent’s exit to be handled');
+
+    freeDisk(h);
+    for (const id of [a, b]) {
+      // The window may have stopped watching (the refused detach took it off in memory): it switches back.
+      await w.call('sessions:switch', { sessionId: id });
+      const answered = await w.prompt(id, 'after the crash');
+      expect((answered.payload as { stopReason: string }).stopReason).toBe('end_turn');
+      const now = stored(h, id);
+      expect(now.integrity).toBe('ok');
+      expect(gapFree(now.seqs)).toBe(true);
+    }
   });
 });
