@@ -7,10 +7,12 @@
 import { z } from 'zod';
 import { WireErrorDetails, ErrorCode } from './errors';
 import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './agents';
-import { AuthRequest, PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
+import { FileMatches, PromptBlocks, PromptCapabilities, SearchFiles } from './prompt';
+import { AuthRequest, AvailableCommand, PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
 
 export * from './events';
 export * from './agents';
+export * from './prompt';
 export { ErrorCode, WireErrorDetails } from './errors';
 
 export const SessionId = z.uuid();
@@ -52,6 +54,8 @@ export const SessionView = z.object({
   auth: AuthRequest.optional(),
   /** When the person archived it: hidden from the list, shown under Archived. */
   archivedAt: z.number().optional(),
+  /** What the running agent takes in a prompt (its `initialize` answer); absent until it has started. */
+  promptCapabilities: PromptCapabilities.optional(),
 });
 
 export const PermissionView = z.object({
@@ -135,6 +139,8 @@ export const SwitchResult = z.object({
   running: z.boolean(),
   lastSeq: z.number().int().nonnegative(),
   pendingPermissions: z.array(PermissionView),
+  /** The agent's latest `available_commands_update` for the session, however old (the composer offers them). */
+  availableCommands: z.array(AvailableCommand).optional(),
 });
 
 export const TranscriptPage = z
@@ -164,11 +170,15 @@ export const SendPrompt = z
   .object({
     sessionId: SessionId,
     clientMessageId: ClientMessageId,
-    text: z.string().min(1).max(1_000_000),
+    /** May be empty when the prompt carries attachments. */
+    text: z.string().max(1_000_000),
     /** Set by the Retry button: restart an agent that was stopped after crashing repeatedly. */
     retry: z.boolean().optional(),
+    /** Attachments and `@` mentions, sent after the text as ACP content blocks. */
+    content: PromptBlocks.optional(),
   })
-  .strict();
+  .strict()
+  .refine((p) => p.text.trim() !== '' || (p.content?.length ?? 0) > 0, { message: 'A prompt needs text or an attachment', path: ['text'] });
 
 export const SendAccepted = z.object({
   accepted: z.literal(true),
@@ -294,6 +304,8 @@ export const commands = {
   'agents:login': { req: z.object({ sessionId: SessionId, methodId: z.string().min(1) }).strict(), res: Ok },
   /** Sign in to an agent from Settings (a probe of it runs `authenticate`, or a variable is stored for it). */
   'agents:signin': { req: AgentSignIn, res: AuthenticateResult },
+  /** Files of the session's folder matching a query, for `@` mentions (relative paths). */
+  'files:search': { req: SearchFiles, res: FileMatches },
 } as const;
 
 /** Why the host cannot save (issue 13): the disk is full, the folder unwritable, the file damaged or newer. */

@@ -52,7 +52,7 @@ export function createHandlers(h: HostParts): Handlers {
       service.row(p.sessionId);
       return eventLog.events.pageAfter(p.sessionId, p.afterSeq, p.limit);
     },
-    'prompt:send': (p) => ({ accepted: true as const, ...service.send(p.sessionId, p.clientMessageId, p.text, p.retry ?? false) }),
+    'prompt:send': (p) => ({ accepted: true as const, ...service.send(p.sessionId, p.clientMessageId, p.text, p.retry ?? false, p.content) }),
     'prompt:cancel': (p) => {
       service.cancel(p.sessionId);
       return { ok: true as const };
@@ -100,6 +100,7 @@ export function createHandlers(h: HostParts): Handlers {
       await service.delete(p.sessionId);
       return { ok: true as const };
     },
+    'files:search': (p) => h.files.search(service.row(p.sessionId).cwd, p.query, p.limit),
     'agents:login': (p) => {
       const row = service.row(p.sessionId);
       const method = service.view(row).auth?.methods.find((m) => m.id === p.methodId);

@@ -10,6 +10,7 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { AgentCatalogue } from './agent-catalogue';
 import type { AgentDetector } from './agent-detection';
+import type { FileSearch } from './file-search';
 
 /** What the command handlers reach of the host. */
 export interface HostParts {
@@ -33,4 +34,6 @@ export interface HostParts {
   agentLogs: AgentLogs;
   /** The process's figures for `host:info`; only when the host was started for debugging. */
   debugInfo?: () => DebugInfoT;
+  /** `files:search` for `@` mentions. */
+  files: FileSearch;
 }

@@ -17,6 +17,7 @@ import { createLogger, type Logger } from '../util/log';
 import { TimerQueue } from '../util/timer-queue';
 import { AgentCatalogue } from './agent-catalogue';
 import { AgentDetector, type DetectionEnv } from './agent-detection';
+import { FileSearch } from './file-search';
 import { AgentLogs } from './agent-logs';
 import { findTerminal, type TerminalLauncher } from './terminal-launcher';
 import { demoAgent, loadAgentsFile } from './agents';
@@ -217,6 +218,7 @@ export class SessionHost implements HostPort {
         sendTo: (clientId, event, payload) => this.clients.get(clientId)?.send(event, payload),
         agentLogs: this.agentLogs,
         ...(options.debugInfo ? { debugInfo: () => processFigures(this.clients.size) } : {}),
+        files: new FileSearch({ clock }),
       }),
       // A command that failed on the disk or the file says so, and every window hears it.
       (err) => this.storage.failed(err)?.toWire(),
