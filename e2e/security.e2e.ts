@@ -45,7 +45,7 @@ test.describe('security: the headless window', () => {
     // A violation means something tried to run or load: the CSP is the second wall, not the first.
     await page.addInitScript(() => {
       window.__violations = [];
-      document.addEventListener('securitypolicyviolation', (e) => window.__violations?.push(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) => window.__violations?.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`));
     });
 
     await openApp(page, host.url());
