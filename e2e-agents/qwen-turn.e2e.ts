@@ -7,7 +7,7 @@ test('a real Qwen Code turn on the stand-in model: tool call, permission, Allow,
   const written = join(interop.home, QWEN_TURN.file);
   await openApp(page, interop.serve.url);
   await newSessionOn(page, pinned('qwen'));
-  await expect(currentEntry(page)).toContainText('Active');
+  await expect(currentEntry(page)).toContainText('Idle');
 
   await send(page, `${QWEN_TURN.trigger} with a short note, please.`);
   // The stand-in answers with a write_file call: Qwen shows it, then asks before writing.

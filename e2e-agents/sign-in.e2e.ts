@@ -32,7 +32,7 @@ for (const agent of manifest.agents.filter((a) => a.promptRefusal)) {
   test(`${agent.name} without an account: a prompt is refused and the window shows the agent's own words`, async ({ page, interop }) => {
     await openApp(page, interop.serve.url);
     await newSessionOn(page, agent);
-    await expect(currentEntry(page)).toContainText('Active');
+    await expect(currentEntry(page)).toContainText('Idle');
     await send(page, 'hello');
     const error = transcript(page).getByRole('note');
     await expect(error).toContainText(agent.promptRefusal!);

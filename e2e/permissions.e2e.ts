@@ -60,7 +60,7 @@ test.describe('permission requests always get an answer', () => {
 
     await newSession(page);
     await expect(dialog(page, 'Write notes')).toHaveCount(0);
-    await expect(sidebar(page).getByRole('link', { name: /permission Write notes/ })).toContainText('Needs permission');
+    await expect(sidebar(page).getByRole('link', { name: /permission Write notes/ })).toContainText('Waiting for permission');
     await expect(page).toHaveTitle(/^\(1\) /);
 
     await sidebar(page).getByRole('link', { name: /permission Write notes/ }).click();

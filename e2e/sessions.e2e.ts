@@ -33,7 +33,8 @@ test.describe('sessions never lose a message', () => {
     await send(page, '/crash');
     await expect(transcript(page).getByRole('note')).toContainText(/exited|code 1/i);
     await expect(running(page)).toHaveCount(0);
-    await expect(sidebar(page)).toContainText('Asleep');
+    // A crash is an error in the sidebar; the session still wakes on the next prompt.
+    await expect(sidebar(page)).toContainText('Error');
 
     await send(page, '/history');
     await expect(transcript(page)).toContainText('History: 2 earlier prompts');

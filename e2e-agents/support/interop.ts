@@ -111,7 +111,7 @@ export const currentEntry = (page: Page) => sidebar(page).locator('[aria-current
 export async function expectHandshake(page: Page, agent: PinnedAgent): Promise<void> {
   await expect(page.locator('.session-header .agent-name')).toHaveText(agent.name);
   if (agent.withoutAccount === 'session') {
-    await expect(currentEntry(page)).toContainText('Active');
+    await expect(currentEntry(page)).toContainText('Idle');
     return;
   }
   // A signed-out agent answered the handshake and refused the session: the Sign in panel says so

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrations } from './store/migrations';
+import { latestVersion } from './store/migrations';
 import { testCleanups } from './test-support/cleanups';
 import { Store } from './store/store';
 import { runCli } from './test-support/serve-process';
@@ -21,7 +21,7 @@ describe('serve refuses a database it must not use', () => {
     const file = join(dir, 'switchboard.db');
     const db = new Database(file);
     db.exec('CREATE TABLE from_the_future (x)');
-    db.pragma(`user_version = ${migrations.length + 3}`);
+    db.pragma(`user_version = ${latestVersion + 3}`);
     db.close();
     const bytes = readFileSync(file);
 
@@ -29,7 +29,7 @@ describe('serve refuses a database it must not use', () => {
     expect(run.code).toBe(3);
     expect(run.stdout).not.toContain('Switchboard ready');
     expect(run.stderr).toContain(
-      `switchboard: The database ${file} was written by a newer version of Switchboard (schema ${migrations.length + 3}; this version knows up to ${migrations.length}). It has not been changed`,
+      `switchboard: The database ${file} was written by a newer version of Switchboard (schema ${latestVersion + 3}; this version knows up to ${latestVersion}). It has not been changed`,
     );
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });

@@ -32,6 +32,14 @@ export const commandNameList = [
   'agents:login',
   'agents:signin',
   'files:search',
+  'folders:check',
+  'folders:recent',
+  'folders:pick',
+  'agents:sessions',
+  'sessions:rename',
+  'drafts:get',
+  'drafts:save',
+  'windows:open',
 ] as const;
 
 export const eventNameList = [

@@ -16,6 +16,8 @@ export * from './prompt';
 export { ErrorCode, WireErrorDetails } from './errors';
 
 export const SessionId = z.uuid();
+/** How many folders besides its own a session may name. */
+export const MAX_ADDITIONAL_DIRS = 16;
 export const ClientMessageId = z.uuid();
 
 export const SessionState = z.enum(['CREATED', 'STARTING', 'ACTIVE', 'DETACHED', 'CLOSING', 'ENDED']);
@@ -56,6 +58,18 @@ export const SessionView = z.object({
   archivedAt: z.number().optional(),
   /** What the running agent takes in a prompt (its `initialize` answer); absent until it has started. */
   promptCapabilities: PromptCapabilities.optional(),
+  /**
+   * Folders the person added besides `cwd` (absolute paths): the agent's file access is
+   * confined to `cwd` and these; agents that take them get them in `session/new`/`load`/`resume`.
+   */
+  additionalDirs: z.array(z.string()),
+  /**
+   * Activity (a prompt, a reply, a permission request) happened since a window last showed
+   * it, and none shows it now. Absent means false.
+   */
+  unread: z.boolean().optional(),
+  /** The person named it (`sessions:rename`): the agent's later titles do not replace the name. */
+  renamed: z.boolean().optional(),
 });
 
 export const PermissionView = z.object({
@@ -108,6 +122,8 @@ export const HostInfo = z.object({
   headless: z.boolean(),
   /** The host can open a terminal window for a sign-in command (the desktop app, with a terminal). */
   canOpenTerminal: z.boolean().optional(),
+  /** The host can show a native folder picker (`folders:pick`): the desktop app. */
+  canPickFolder: z.boolean().optional(),
   clientId: z.string(),
   agents: z.array(AgentInfo),
   settings: Settings,
@@ -123,8 +139,56 @@ export const CreateSession = z
     id: SessionId.optional(),
     agentId: z.string().min(1).optional(),
     cwd: z.string().min(1).optional(),
+    /** Folders besides `cwd` the agent may work in (absolute paths of existing folders). */
+    additionalDirs: z.array(z.string().min(1).max(4096)).max(MAX_ADDITIONAL_DIRS).optional(),
+    /**
+     * Open an agent's existing session (one its `session/list` named) instead of a new one: the
+     * Switchboard session is bound to it and started with `session/load` (or `resume`).
+     */
+    acpSessionId: z.string().min(1).max(512).optional(),
+    /** The title the agent's list gave that session, shown until the agent names it. */
+    title: z.string().max(500).optional(),
   })
   .strict();
+
+/** What `folders:check` says of a folder typed for a new session. */
+export const FolderCheck = z.discriminatedUnion('ok', [
+  /** `path`: the folder as it will be stored (`~` expanded, trailing separators dropped). */
+  z.object({ ok: z.literal(true), path: z.string() }),
+  z.object({
+    ok: z.literal(false),
+    problem: z.enum(['empty', 'relative', 'missing', 'not_directory', 'unreadable']),
+    /** For the person, naming the folder. */
+    message: z.string(),
+  }),
+]);
+
+/** One session an agent's `session/list` named. */
+export const AgentSessionInfo = z.object({
+  acpSessionId: z.string(),
+  cwd: z.string(),
+  title: z.string().optional(),
+  /** When the agent last saw activity in it (ms since the epoch), if it said. */
+  updatedAt: z.number().optional(),
+  additionalDirs: z.array(z.string()),
+  /** The Switchboard session already bound to it, if one is (opening it again just shows that one). */
+  openAs: z.string().optional(),
+});
+
+export const ListAgentSessions = z
+  .object({
+    agentId: z.string().min(1),
+    /** Only sessions in this folder (absolute). */
+    cwd: z.string().min(1).optional(),
+    /** The `nextCursor` of an earlier page. */
+    cursor: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const AgentSessionPage = z.object({
+  sessions: z.array(AgentSessionInfo),
+  nextCursor: z.string().optional(),
+});
 
 export const SwitchSession = z
   .object({
@@ -270,6 +334,24 @@ export const AuthenticateResult = z.object({
   message: z.string(),
 });
 
+export const RenameSession = z
+  .object({
+    sessionId: SessionId,
+    /** The person's name for it; empty gives the title back to the agent. */
+    title: z.string().max(200),
+  })
+  .strict();
+
+export const SaveDraft = z
+  .object({
+    sessionId: SessionId,
+    /** The composer's unsent text; empty removes the draft. */
+    text: z.string().max(1_000_000),
+  })
+  .strict();
+
+export const Draft = z.object({ text: z.string() });
+
 export const commands = {
   'host:info': { req: Empty, res: HostInfo },
   'sessions:list': { req: Empty, res: z.array(SessionView) },
@@ -306,6 +388,21 @@ export const commands = {
   'agents:signin': { req: AgentSignIn, res: AuthenticateResult },
   /** Files of the session's folder matching a query, for `@` mentions (relative paths). */
   'files:search': { req: SearchFiles, res: FileMatches },
+  /** Whether a typed folder can be a session's folder, and why not (as the person types). */
+  'folders:check': { req: z.object({ path: z.string().max(4096) }).strict(), res: FolderCheck },
+  /** Folders sessions were started in, most recent first (bounded). */
+  'folders:recent': { req: Empty, res: z.object({ folders: z.array(z.string()) }) },
+  /** The native folder picker (desktop app; `unsupported` where there is none): the chosen folder. */
+  'folders:pick': { req: Empty, res: z.discriminatedUnion('cancelled', [z.object({ cancelled: z.literal(true) }), z.object({ cancelled: z.literal(false), path: z.string() })]) },
+  /** The agent's own sessions (`session/list`); `unsupported` when the agent does not list them. */
+  'agents:sessions': { req: ListAgentSessions, res: AgentSessionPage },
+  /** The person names a session (kept over the agent's titles). */
+  'sessions:rename': { req: RenameSession, res: SessionView },
+  /** The composer's unsent text for a session, kept across reloads and restarts. */
+  'drafts:get': { req: BySession, res: Draft },
+  'drafts:save': { req: SaveDraft, res: Ok },
+  /** Opens the session in a window of its own (desktop app); `unsupported` where the host cannot. */
+  'windows:open': { req: BySession, res: Ok },
 } as const;
 
 /** Why the host cannot save (issue 13): the disk is full, the folder unwritable, the file damaged or newer. */
@@ -370,6 +467,9 @@ export type SwitchResultT = z.output<typeof SwitchResult>;
 export type EventPageT = z.output<typeof EventPage>;
 export type AgentLogT = z.output<typeof AgentLog>;
 export type AuthenticateT = z.output<typeof Authenticate>;
+export type FolderCheckT = z.output<typeof FolderCheck>;
+export type AgentSessionInfoT = z.output<typeof AgentSessionInfo>;
+export type AgentSessionPageT = z.output<typeof AgentSessionPage>;
 
 export const commandNames = Object.keys(commands) as CommandName[];
 export const eventNames = Object.keys(events) as EventName[];

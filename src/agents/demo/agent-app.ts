@@ -20,6 +20,7 @@ export const DEFAULT_TITLE = 'Demo session';
 type LiveSession = {
   readonly id: string;
   cwd: string;
+  additionalDirectories: string[];
   title: string;
   promptCount: number;
   readonly journal: SessionJournal;
@@ -48,15 +49,19 @@ export type DemoAgent = {
 export function createDemoAgent({ store, log, crash, auth, env, writeLine }: DemoAgentDeps): DemoAgent {
   const live = new Map<string, LiveSession>();
 
-  const goLive = (meta: SessionMeta, cwd: string): LiveSession => {
+  /** `dirs`: the request's `additionalDirectories`, kept (and stored) when it names them. */
+  const goLive = (meta: SessionMeta, cwd: string, dirs?: string[]): LiveSession => {
+    if (dirs !== undefined) store.updateMeta(meta.sessionId, { additionalDirectories: dirs });
     const existing = live.get(meta.sessionId);
     if (existing) {
       existing.cwd = cwd;
+      if (dirs !== undefined) existing.additionalDirectories = dirs;
       return existing;
     }
     const session: LiveSession = {
       id: meta.sessionId,
       cwd,
+      additionalDirectories: dirs ?? meta.additionalDirectories ?? [],
       title: meta.title,
       promptCount: meta.promptCount,
       journal: new SessionJournal(store, meta.sessionId),
@@ -94,7 +99,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: PROMPT_CAPABILITIES,
-          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
         },
         agentInfo: { name: 'demo-agent', title: 'Switchboard demo agent', version: '0.1.0' },
         authMethods: auth.methods,
@@ -139,6 +144,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
         const ctx: TurnContext = {
           sessionId: session.id,
           cwd: session.cwd,
+          additionalDirectories: session.additionalDirectories,
           signal: turn.signal,
           earlierPrompts,
           send: (update) => {
@@ -204,6 +210,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
         createdAt: now,
         updatedAt: now,
         promptCount: 0,
+        ...(params.additionalDirectories?.length ? { additionalDirectories: params.additionalDirectories } : {}),
       };
       store.create(meta);
       const session = goLive(meta, params.cwd);
@@ -218,7 +225,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const meta = store.readMeta(params.sessionId);
       if (!meta) throw acp.RequestError.sessionNotFound(params.sessionId);
-      const session = goLive(meta, params.cwd);
+      const session = goLive(meta, params.cwd, params.additionalDirectories);
       session.journal.flush();
       const entries = store.readEntries(session.id);
       log.info('session load', { sessionId: session.id, entries: entries.length });
@@ -238,7 +245,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
       const meta = store.readMeta(params.sessionId);
       if (!meta) throw acp.RequestError.sessionNotFound(params.sessionId);
-      const session = goLive(meta, params.cwd);
+      const session = goLive(meta, params.cwd, params.additionalDirectories);
       log.info('session resume', { sessionId: session.id });
       await announce(client, session);
       return {};
@@ -269,6 +276,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
         cwd: m.cwd,
         title: m.title,
         updatedAt: m.updatedAt,
+        ...(m.additionalDirectories?.length ? { additionalDirectories: m.additionalDirectories } : {}),
       })),
     }));
 

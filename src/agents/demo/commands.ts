@@ -5,7 +5,7 @@
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 
-export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'commands', 'hostile'] as const;
+export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'commands', 'cwd', 'hostile'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const specs: Record<CommandName, { description: string; hint?: string }> = {
@@ -22,6 +22,7 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   history: { description: 'Count the earlier prompts of this session' },
   ext: { description: 'Send the client an extension notification and a request it does not know' },
   commands: { description: 'Send the command list again, with extra commands named NAME…', hint: 'NAME…' },
+  cwd: { description: "Say this session's working folder and additional folders, as the client gave them" },
   hostile: { description: 'Send Markdown and HTML that would run script or navigate if rendered as HTML' },
 };
 

@@ -11,6 +11,7 @@ import { defaultDataDir } from '../host/paths';
 import { SessionHost } from '../host/session-host';
 import { ElectronIpcTransport, rendererUrlMatcher } from '../transport/electron-ipc';
 import { createLogger } from '../util/log';
+import { electronFolderPicker } from './folder-picker';
 import { installQuitHandling } from './lifecycle';
 import { buildAppMenu } from './menu';
 import { resolveNativeBinding } from './native-binding';
@@ -18,7 +19,7 @@ import { safeStorageBox } from './safe-storage-box';
 import { startFailureDialog } from './start-failure';
 import { installGlobalGuards, installSessionSecurity, type SecurityOptions } from './security';
 import { WaitingBadge } from './waiting-badge';
-import { WINDOW_STATE_FILE } from './window-state';
+import { sessionLocation, WINDOW_STATE_FILE } from './window-state';
 import { WindowManager } from './windows';
 
 const log = createLogger(undefined, 'app');
@@ -111,6 +112,12 @@ async function run(): Promise<void> {
   const starting = SessionHost.start({
     dataDir,
     headless: false,
+    folderPicker: electronFolderPicker(),
+    // The windows exist only after the host has started; a session's window shows it by address.
+    openWindow: (sessionId) => {
+      if (!started.windows) throw new Error('the windows are not ready yet');
+      started.windows.open({ location: sessionLocation(sessionId) }).focus();
+    },
     ...(secretBox ? { secretBox } : {}),
     ...(binding.kind === 'file' ? { nativeBinding: binding.path } : {}),
     log: createLogger(undefined, 'host'),

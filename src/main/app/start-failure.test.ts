@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
 import { SessionHost } from '../host/session-host';
-import { migrations } from '../store/migrations';
+import { latestVersion } from '../store/migrations';
 import { tempDir } from '../test-support/temp-dir';
 import { startFailureDialog } from './start-failure';
 
@@ -39,7 +39,7 @@ describe('the start-up error dialog', () => {
   it('a newer database: titled as such, the message says it was not changed', async () => {
     const err = await startError((dir) => {
       const db = new Database(join(dir, 'switchboard.db'));
-      db.pragma(`user_version = ${migrations.length + 1}`);
+      db.pragma(`user_version = ${latestVersion + 1}`);
       db.close();
     });
     const dialog = startFailureDialog(err);

@@ -8,6 +8,7 @@ import {
   loadWindowStates,
   locationOf,
   SAVE_DEBOUNCE_MS,
+  sessionLocation,
   WINDOW_STATE_FILE,
   WindowStateKeeper,
   type Rect,
@@ -61,6 +62,14 @@ describe('fitToDisplays', () => {
   it('shrinks a window larger than its screen and keeps its title bar reachable', () => {
     const fitted = fitToDisplays({ x: 10, y: -40, width: 4000, height: 3000 }, [screen]);
     expect(fitted).toEqual({ x: 10, y: 0, width: 1920, height: 1050 });
+  });
+});
+
+describe('sessionLocation', () => {
+  it("is the renderer's session route, which locationOf keeps across a restart", () => {
+    const id = '0b0e6c1e-1f5a-4a43-9d2c-6f3f1a2b3c4d';
+    expect(sessionLocation(id)).toBe(`#/session/${id}`);
+    expect(locationOf(`file:///app/index.html${sessionLocation(id)}`)).toBe(`#/session/${id}`);
   });
 });
 

@@ -52,6 +52,14 @@ export function saveWindowStates(file: string, windows: readonly WindowState[]):
   writeFileAtomicSync(file, `${JSON.stringify({ version: 1, windows }, null, 2)}\n`);
 }
 
+/**
+ * The address part that makes the renderer show a session (its `#/session/<id>` route, in
+ * `src/renderer/src/lib/address.ts`): a window opened for one session starts on it.
+ */
+export function sessionLocation(sessionId: string): string {
+  return `#/session/${encodeURIComponent(sessionId)}`;
+}
+
 /** The renderer address part to keep: what follows the document, nothing else. */
 export function locationOf(url: string): string {
   try {

@@ -7,7 +7,7 @@ import { recoverSessions } from './recovery';
 import { SessionCloser, type CloseOptions } from './session-closer';
 import { SessionContext, type SessionServiceOptions } from './session-context';
 import type { SessionRegistry } from './session-registry';
-import { SessionRouting } from './session-routing';
+import { SessionRouting, type NewSessionExtra } from './session-routing';
 import { recordAuthRequired, SignIn } from './sign-in';
 
 export type { CloseOptions } from './session-closer';
@@ -67,6 +67,17 @@ export class SessionService {
   }
 
   /**
+   * The person names the session; the agent's later titles are still stored but no longer
+   * shown. An empty name gives the title back to the agent.
+   */
+  rename(sessionId: string, title: string): void {
+    this.ctx.row(sessionId);
+    const name = title.trim().replace(/\s+/g, ' ');
+    this.ctx.o.store.sessions.setCustomTitle(sessionId, name === '' ? null : name, this.ctx.o.clock.now());
+    this.ctx.o.onDidChangeSession(sessionId);
+  }
+
+  /**
    * Removes the session whatever its state: the agent is asked to `session/delete` it where it
    * lists that capability and still runs it (an agent is not started just for this), the
    * session is closed, and its transcript, prompts and permission records go in one transaction.
@@ -108,8 +119,8 @@ export class SessionService {
     return this.ctx.row(id);
   }
 
-  create(id: string, agentId: string, cwd: string): SessionViewT {
-    return this.routing.create(id, agentId, cwd);
+  create(id: string, agentId: string, cwd: string, extra: NewSessionExtra = {}): SessionViewT {
+    return this.routing.create(id, agentId, cwd, extra);
   }
 
   send(sessionId: string, clientMessageId: string, text: string, retry = false, content: readonly PromptBlock[] = []): { duplicate: boolean } {

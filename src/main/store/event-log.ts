@@ -11,6 +11,23 @@ const MAX_COALESCED_CHARS = 64 * 1024;
 export type Schedule = (fn: () => void) => void;
 
 /**
+ * What counts as activity (the sidebar's order, unread marks, the idle reaper): a prompt, the
+ * agent's reply, a question for the person. Bookkeeping (titles, command lists, turn ends,
+ * notices, the answers recorded at a restart) moves nothing.
+ */
+const ACTIVITY_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
+  'user_message',
+  'agent_message',
+  'agent_thought',
+  'tool_call',
+  'tool_call_update',
+  'plan',
+  'permission_requested',
+  'auth_required',
+  'error',
+]);
+
+/**
  * The only writer of transcript events. Each append gets the session's next gap-free seq at
  * once; appends are batched per event-loop tick into one transaction, and subscribers hear
  * about events only after that transaction committed ("stored before sent"). Consecutive
@@ -27,6 +44,8 @@ export class EventLog implements Disposable {
   private closed = false;
   /** Sessions to forget once their queued events are written. */
   private readonly forgotten = new Set<string>();
+  /** Activity queued but not yet written, by session: a view read meanwhile still sees it. */
+  private readonly pendingActivity = new Map<string, number>();
 
   constructor(
     db: Db,
@@ -41,7 +60,8 @@ export class EventLog implements Disposable {
       const last = new Map<string, { seq: number; at: number }>();
       for (const e of events) {
         this.repo.insert(e);
-        last.set(e.sessionId, { seq: e.seq, at: e.at });
+        const at = ACTIVITY_KINDS.has(e.kind) ? e.at : (last.get(e.sessionId)?.at ?? 0);
+        last.set(e.sessionId, { seq: e.seq, at });
       }
       for (const [sessionId, { seq, at }] of last) this.repo.setLastSeq(sessionId, seq, at);
     });
@@ -56,6 +76,7 @@ export class EventLog implements Disposable {
     if (last && joinChunk(last, event)) return last.seq;
     event.seq = this.allocate(sessionId);
     event.at = this.clock.now();
+    if (ACTIVITY_KINDS.has(kind)) this.pendingActivity.set(sessionId, event.at);
     this.pending.push(event);
     this.lastPending.set(sessionId, event);
     if (!this.scheduled) {
@@ -65,6 +86,11 @@ export class EventLog implements Disposable {
     return event.seq;
   }
 
+  /** When the session's newest activity still waiting to be written happened, if any. */
+  pendingActivityAt(sessionId: string): number | undefined {
+    return this.pendingActivity.get(sessionId);
+  }
+
   /** Writes everything queued in one transaction, then tells subscribers. */
   flush(): void {
     this.scheduled = false;
@@ -72,6 +98,7 @@ export class EventLog implements Disposable {
     const batch = this.pending;
     this.pending = [];
     this.lastPending.clear();
+    this.pendingActivity.clear();
     try {
       this.writeBatch(batch);
     } catch (err) {

@@ -18,6 +18,34 @@ export interface SessionRow {
   archived_at: number | null;
   /** JSON of the `AuthRequest` the agent waits on; null when none. */
   auth_request: string | null;
+  /** The person's name for it (`sessions:rename`); preferred over the agent's `title`. */
+  custom_title: string | null;
+  /** When a window last showed it; later activity is unread. */
+  viewed_at: number | null;
+  /** JSON array of the absolute folders the session may use besides `cwd`; null when none. */
+  additional_dirs: string | null;
+}
+
+/** The session's additional folders; an unreadable value counts as none (nothing is widened). */
+export function additionalDirsOf(row: Pick<SessionRow, 'additional_dirs'>): string[] {
+  if (!row.additional_dirs) return [];
+  try {
+    const parsed: unknown = JSON.parse(row.additional_dirs);
+    return Array.isArray(parsed) ? parsed.filter((d): d is string => typeof d === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A new session's row: `acp_session_id` and `title` when it opens a session the agent listed. */
+export interface NewSessionRow {
+  id: string;
+  agent_id: string;
+  cwd: string;
+  state: SessionStateT;
+  additionalDirs?: readonly string[];
+  acpSessionId?: string;
+  title?: string;
 }
 
 /**
@@ -47,8 +75,8 @@ export class SessionsRepo {
   constructor(db: Db) {
     this.stmts = {
       insert: db.prepare(
-        `INSERT INTO sessions (id, agent_id, cwd, state, created_at, updated_at, last_activity_at)
-         VALUES (@id, @agent_id, @cwd, @state, @now, @now, @now)`,
+        `INSERT INTO sessions (id, agent_id, cwd, state, additional_dirs, acp_session_id, title, created_at, updated_at, last_activity_at)
+         VALUES (@id, @agent_id, @cwd, @state, @additional_dirs, @acp_session_id, @title, @now, @now, @now)`,
       ),
       get: db.prepare(`SELECT * FROM sessions WHERE id = ?`),
       list: db.prepare(`SELECT * FROM sessions ORDER BY created_at DESC, id LIMIT ? OFFSET ?`),
@@ -57,6 +85,7 @@ export class SessionsRepo {
            detached_at = CASE WHEN @to = 'DETACHED' THEN @now ELSE detached_at END
          WHERE id = @id AND state = @from`,
       ),
+      byAcp: db.prepare(`SELECT * FROM sessions WHERE agent_id = ? AND acp_session_id = ? LIMIT 1`),
       setAcp: db.prepare(`UPDATE sessions SET acp_session_id = ?, updated_at = ? WHERE id = ?`),
       setTitle: db.prepare(`UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?`),
       setFirstPrompt: db.prepare(
@@ -72,9 +101,12 @@ export class SessionsRepo {
       count: db.prepare(`SELECT COUNT(*) AS n FROM sessions`),
       setArchived: db.prepare(`UPDATE sessions SET archived_at = ?, updated_at = ? WHERE id = ?`),
       setAuth: db.prepare(`UPDATE sessions SET auth_request = ?, updated_at = ? WHERE id = ?`),
+      setCustomTitle: db.prepare(`UPDATE sessions SET custom_title = ?, updated_at = ? WHERE id = ?`),
+      // updated_at too: a view pushed after this one must not be taken for stale (unread changed).
+      markViewed: db.prepare(`UPDATE sessions SET viewed_at = ?, updated_at = MAX(updated_at, ?) WHERE id = ?`),
       remove: db.transaction((id: string) => {
         // Explicit, not left to ON DELETE CASCADE: a foreign-key-less copy of the file still ends clean.
-        for (const table of ['events', 'prompts', 'permissions', 'permission_rules']) {
+        for (const table of ['events', 'prompts', 'permissions', 'permission_rules', 'drafts']) {
           db.prepare(`DELETE FROM ${table} WHERE session_id = ?`).run(id);
         }
         return db.prepare(`DELETE FROM sessions WHERE id = ?`).run(id).changes === 1;
@@ -84,8 +116,17 @@ export class SessionsRepo {
     };
   }
 
-  insert(row: { id: string; agent_id: string; cwd: string; state: SessionStateT }, now: number): void {
-    this.stmts.insert.run({ ...row, now });
+  insert(row: NewSessionRow, now: number): void {
+    this.stmts.insert.run({
+      id: row.id,
+      agent_id: row.agent_id,
+      cwd: row.cwd,
+      state: row.state,
+      additional_dirs: row.additionalDirs?.length ? JSON.stringify(row.additionalDirs) : null,
+      acp_session_id: row.acpSessionId ?? null,
+      title: row.title?.trim() ? row.title.trim() : null,
+      now,
+    });
   }
 
   get(id: string): SessionRow | undefined {
@@ -99,6 +140,11 @@ export class SessionsRepo {
   /** Compare-and-set: changes the row only if it is still in `from`. Returns false otherwise. */
   setState(id: string, from: SessionStateT, to: SessionStateT, reason: StateReason | undefined, now: number): boolean {
     return this.stmts.setState.run({ id, from, to, reason: reason ?? null, now }).changes === 1;
+  }
+
+  /** The session bound to `acpSessionId` of agent `agentId`, if one is. */
+  byAcpSessionId(agentId: string, acpSessionId: string): SessionRow | undefined {
+    return this.stmts.byAcp.get(agentId, acpSessionId) as SessionRow | undefined;
   }
 
   setAcpSessionId(id: string, acpSessionId: string | null, now: number): void {
@@ -139,6 +185,16 @@ export class SessionsRepo {
     this.stmts.setAuth.run(request === null ? null : JSON.stringify(request), now, id);
   }
 
+  /** The person's name for the session; null gives the title back to the agent. */
+  setCustomTitle(id: string, title: string | null, now: number): void {
+    this.stmts.setCustomTitle.run(title, now, id);
+  }
+
+  /** A window showed the session until `now`: activity up to then is seen. */
+  markViewed(id: string, now: number): void {
+    this.stmts.markViewed.run(now, now, id);
+  }
+
   /** Removes the session with its transcript, prompts and permission records, in one transaction. */
   remove(id: string): boolean {
     return this.stmts.remove(id);
@@ -159,8 +215,12 @@ export class SessionsRepo {
   }
 }
 
-/** The title a person sees: the agent's, else the first prompt's first 60 characters. */
-export function displayTitle(row: Pick<SessionRow, 'title' | 'first_prompt'>): string {
+/**
+ * The title a person sees: the name they gave it, else the agent's, else the first prompt's
+ * first 60 characters.
+ */
+export function displayTitle(row: Pick<SessionRow, 'title' | 'first_prompt'> & { custom_title?: string | null }): string {
+  if (row.custom_title && row.custom_title.trim()) return row.custom_title.trim();
   if (row.title && row.title.trim()) return row.title.trim();
   if (row.first_prompt && row.first_prompt.trim()) return row.first_prompt.trim().replace(/\s+/g, ' ').slice(0, 60);
   return 'New session';

@@ -4,6 +4,8 @@ import { BrokersRepo } from './brokers.repo';
 import { PermissionsRepo } from './permissions.repo';
 import { SettingsRepo } from './settings.repo';
 import { AgentsRepo } from './agents.repo';
+import { FoldersRepo } from './folders.repo';
+import { DraftsRepo } from './drafts.repo';
 import type { Disposable } from '../util/lifecycle';
 import { asStorageError } from './storage-errors';
 
@@ -14,6 +16,8 @@ export class Store implements Disposable {
   readonly permissions: PermissionsRepo;
   readonly settings: SettingsRepo;
   readonly agents: AgentsRepo;
+  readonly folders: FoldersRepo;
+  readonly drafts: DraftsRepo;
 
   constructor(readonly db: Db) {
     this.sessions = new SessionsRepo(db);
@@ -21,6 +25,8 @@ export class Store implements Disposable {
     this.permissions = new PermissionsRepo(db);
     this.settings = new SettingsRepo(db);
     this.agents = new AgentsRepo(db);
+    this.folders = new FoldersRepo(db);
+    this.drafts = new DraftsRepo(db);
   }
 
   /** Opens the file; a damaged, newer or unwritable one is refused with a StorageError that says what to do. */

@@ -1,4 +1,8 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import { DeleteConfirm } from './components/delete-confirm';
+import { QuickSwitcher } from './components/keyboard/quick-switcher';
+import { ShortcutsSheet } from './components/keyboard/shortcuts-sheet';
+import { useShortcuts } from './components/keyboard/use-shortcuts';
 import { AgentLogPanel } from './components/agent-log-panel';
 import { Composer } from './components/composer/composer';
 import { ConnectionBanner, StorageBanner } from './components/connection-banner';
@@ -10,8 +14,10 @@ import { SessionHeader } from './components/session-header';
 import { SignInPanel } from './components/sign-in-panel';
 import { SettingsDialog } from './components/settings/settings-dialog';
 import { SessionSidebar } from './components/sidebar/session-sidebar';
+import { NewSessionDialog } from './components/new-session/new-session-dialog';
+import { NewSessionShortcut } from './components/new-session/new-session-shortcut';
 import { TranscriptView } from './components/transcript/transcript-view';
-import { useAppStore } from './store/context';
+import { useAppStore, useStoreApi } from './store/context';
 
 function EmptyMain() {
   const hasSessions = useAppStore((s) => s.sessionOrder.length > 0);
@@ -46,12 +52,17 @@ export function App() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const openSettings = useCallback(() => setSettingsOpen(true), []);
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
+  const [overlay, setOverlay] = useState<'switcher' | 'shortcuts' | undefined>(undefined);
+  const closeOverlay = useCallback(() => setOverlay(undefined), []);
+  const openShortcuts = useCallback(() => setOverlay('shortcuts'), []);
+  const targets = useMemo(() => ({ openSwitcher: () => setOverlay('switcher'), openSheet: () => setOverlay('shortcuts') }), []);
+  useShortcuts(useStoreApi(), targets);
   return (
     <div className="app">
       <ConnectionBanner />
       <StorageBanner />
       <div className="app-body">
-        <SessionSidebar onOpenSettings={openSettings} />
+        <SessionSidebar onOpenSettings={openSettings} onOpenShortcuts={openShortcuts} />
         <main className="main">
           {/* A failure inside one session's view leaves the sidebar working; keyed so switching resets it. */}
           <ErrorBoundary key={currentSessionId ?? 'none'} what="this session">
@@ -68,6 +79,11 @@ export function App() {
         </main>
       </div>
       {settingsOpen ? <SettingsDialog onClose={closeSettings} /> : null}
+      <NewSessionDialog />
+      <NewSessionShortcut />
+      {overlay === 'switcher' ? <QuickSwitcher onClose={closeOverlay} /> : null}
+      {overlay === 'shortcuts' ? <ShortcutsSheet onClose={closeOverlay} /> : null}
+      <DeleteConfirm />
       <Notices />
       <LiveAnnouncer />
     </div>

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { connectToHost } from './api/get-api';
 import { App } from './app';
 import { ErrorBoundary } from './components/error-boundary';
+import { addressFor, hashFor, sessionFromHash } from './lib/address';
 import { newId } from './lib/new-id';
 import { createAppStore } from './store/app-store';
 import { watchAttention, type NotifyTarget } from './store/attention';
@@ -12,12 +13,17 @@ import { bindApi } from './store/bind-api';
 import { nextAnimationFrame } from './store/frame';
 import { StoreProvider } from './store/context';
 import './styles/app.css';
+import './styles/navigation.css';
 
 const LAST_SESSION_KEY = 'switchboard.lastSession';
 
-// Storage can be unavailable (privacy settings, opaque origins): remembering is best effort.
+// The address says which session this window shows (a tab, a bookmark, a restored window);
+// without one, the last session any window showed. Storage can be unavailable (privacy
+// settings, opaque origins): remembering is best effort.
 const lastSession = {
   get(): string | undefined {
+    const addressed = sessionFromHash(window.location.hash);
+    if (addressed) return addressed;
     try {
       return localStorage.getItem(LAST_SESSION_KEY) ?? undefined;
     } catch {
@@ -25,6 +31,8 @@ const lastSession = {
     }
   },
   set(id: string): void {
+    // Replaced, not pushed: switching sessions all day must not fill Back with every one of them.
+    if (sessionFromHash(window.location.hash) !== id) window.history.replaceState(window.history.state, '', hashFor(id));
     try {
       localStorage.setItem(LAST_SESSION_KEY, id);
     } catch {
@@ -34,8 +42,24 @@ const lastSession = {
 };
 
 const link = connectToHost();
-const store = createAppStore({ api: link.api, newId, lastSession, scheduleFrame: nextAnimationFrame });
+const store = createAppStore({
+  api: link.api,
+  newId,
+  lastSession,
+  scheduleFrame: nextAnimationFrame,
+  // In a browser a new tab at the session's address; the desktop app asks the host (windows:open).
+  ...(link.desktop ? {} : { openTab: (id: string) => window.open(addressFor(window.location, id), '_blank') !== null }),
+});
 bindApi(store, link.api, link.connection);
+
+// An address typed or pasted in this tab (or Back over an older one) switches to its session.
+window.addEventListener('hashchange', () => {
+  const id = sessionFromHash(window.location.hash);
+  if (id && id !== store.getState().currentSessionId) void store.getState().switchSession(id);
+});
+// Typing saves after a pause; a reload or a closed window saves what is still waiting now.
+window.addEventListener('pagehide', () => store.getState().flushDrafts());
+window.addEventListener('beforeunload', () => store.getState().flushDrafts());
 
 function notifyDesktop({ sessionId, title }: NotifyTarget): void {
   if (typeof Notification === 'undefined' || Notification.permission === 'denied') return;

@@ -5,6 +5,8 @@ import { m0003 } from './0003-permissions';
 import { m0004 } from './0004-settings';
 import { m0005 } from './0005-agents';
 import { m0006 } from './0006-archive-auth';
+import { m0010 } from './0010-folders';
+import { m0008 } from './0008-names-drafts';
 
 export interface Migration {
   version: number;
@@ -12,8 +14,14 @@ export interface Migration {
   up(db: Database.Database): void;
 }
 
-/** Forward only, in order; each runs in its own transaction with `user_version`. */
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006];
+/**
+ * Forward only, in increasing version order; each runs in its own transaction with
+ * `user_version`. Numbers are handed out per change to work done in parallel.
+ */
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0008, m0010];
+
+/** The schema this build writes: the last migration's number. */
+export const latestVersion = migrations.at(-1)?.version ?? 0;
 
 /** The database was written by a newer Switchboard: it is refused, never migrated down. */
 export class NewerDatabaseError extends Error {
@@ -28,11 +36,11 @@ export class NewerDatabaseError extends Error {
 /** Refuses a database of a newer Switchboard; returns its schema version. Writes nothing. */
 export function assertNotNewer(db: Database.Database): number {
   const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > migrations.length) throw new NewerDatabaseError(current, migrations.length);
+  if (current > latestVersion) throw new NewerDatabaseError(current, latestVersion);
   return current;
 }
 
-export function migrate(db: Database.Database, upTo = migrations.length): number {
+export function migrate(db: Database.Database, upTo = latestVersion): number {
   const current = assertNotNewer(db);
   for (const m of migrations) {
     if (m.version <= current || m.version > upTo) continue;

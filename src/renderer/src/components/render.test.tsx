@@ -29,13 +29,39 @@ describe('sidebar entry', () => {
     [SID2, view({ id: SID2, title: 'Other' })],
   ]);
 
-  it('starts with the title, shows the badge, the reason and the permission flag', () => {
-    const html = render(storeWith({ sessionsById: sessions, currentSessionId: SID2 }), <SessionEntry sessionId={SID} />);
+  it('starts with the title, then the agent, the state in words with the reason as its tooltip, and the time', () => {
+    const store = storeWith({ sessionsById: sessions, currentSessionId: SID2 });
+    const html = render(store, <SessionEntry sessionId={SID} />);
     expect(html).toMatch(/^<a [^>]*><span class="session-title">Fix the build<\/span> /);
-    expect(html).toContain('>Asleep</span>');
-    expect(html).toContain('title="Put to sleep after being idle. Sending a message resumes it."');
-    expect(html).toContain('Needs permission');
+    // The folder in short form, the whole path in its tooltip.
+    expect(html).toContain('<span class="session-folder" title="/tmp/work">/tmp/work</span>');
+    expect(html).toContain('<span class="entry-agent">demo</span>');
+    // A request waiting for the person outranks the stored state.
+    expect(html).toContain('tone-attention" title="Put to sleep after being idle. Sending a message resumes it.">Waiting for permission</span>');
+    expect(html).toMatch(/<time class="entry-time" dateTime="1970-01-01T00:00:00.001Z"[^>]*>[^<]+<\/time>/);
     expect(html).not.toContain('aria-current');
+    store.setState({ sessionsById: new Map([[SID, view({ title: 'Fix the build', state: 'ENDED', stateReason: 'idle_timeout' })]]) });
+    expect(render(store, <SessionEntry sessionId={SID} />)).toContain('tone-asleep" title="Put to sleep after being idle. Sending a message resumes it.">Asleep</span>');
+  });
+
+  it('says the state in words and colour: running, waiting for permission, asleep, error, ended, idle', () => {
+    const state = (over: Parameters<typeof view>[0]) => {
+      const html = render(storeWith({ sessionsById: new Map([[SID, view(over)]]) }), <SessionEntry sessionId={SID} />);
+      return /class="badge [^"]*tone-(\w+)"[^>]*>(?:<span class="running-dot" aria-hidden="true"><\/span>)?([^<]+)</.exec(html)?.slice(1).join(':');
+    };
+    expect(state({ running: true })).toBe('running:Running');
+    expect(state({ running: true, pendingPermissions: 1 })).toBe('attention:Waiting for permission');
+    expect(state({ state: 'ENDED', stateReason: 'idle_timeout' })).toBe('asleep:Asleep');
+    expect(state({ state: 'ENDED', stateReason: 'crash_loop' })).toBe('error:Error');
+    expect(state({ state: 'ENDED', stateReason: 'agent_exited' })).toBe('error:Error');
+    expect(state({ state: 'ENDED', stateReason: 'closed_by_user' })).toBe('ended:Ended');
+    expect(state({ state: 'DETACHED' })).toBe('idle:Idle');
+  });
+
+  it('marks unread activity, except on the session being looked at', () => {
+    const unread = new Map([[SID, view({ unread: true })], [SID2, view({ id: SID2 })]]);
+    expect(render(storeWith({ sessionsById: unread, currentSessionId: SID2 }), <SessionEntry sessionId={SID} />)).toContain('unread activity');
+    expect(render(storeWith({ sessionsById: unread, currentSessionId: SID }), <SessionEntry sessionId={SID} />)).not.toContain('unread activity');
   });
 
   /** The badge tooltip as the person sees it, for a session in `state` for `reason`. */
@@ -79,7 +105,7 @@ describe('sidebar entry', () => {
   it('marks the current session and hides its permission flag', () => {
     const html = render(storeWith({ sessionsById: sessions, currentSessionId: SID }), <SessionEntry sessionId={SID} />);
     expect(html).toContain('aria-current="page"');
-    expect(html).not.toContain('Needs permission');
+    expect(html).not.toContain('Waiting for permission');
   });
 });
 
@@ -186,15 +212,9 @@ describe('sidebar head', () => {
     },
   });
 
-  it('offers an Agent picker next to New session when there is a choice, set to the default', () => {
+  it('offers New session and leaves the choice of agent to its dialog', () => {
     const html = render(storeWith({ hostInfo: info(['a', 'b']) }), <SessionSidebar onOpenSettings={() => {}} />);
-    expect(html).toMatch(/<label class="agent-picker"><span class="agent-picker-label">Agent<\/span><select>/);
-    expect(html).toContain('<option value="b" selected="">Agent b</option>');
     expect(html).toContain('>New session</button>');
-  });
-
-  it('shows no picker for a single agent', () => {
-    const html = render(storeWith({ hostInfo: info(['a']) }), <SessionSidebar onOpenSettings={() => {}} />);
     expect(html).not.toContain('<select');
   });
 
@@ -265,6 +285,16 @@ describe('session header', () => {
     const archived = render(storeWith({ sessionsById: new Map([[SID, view({ state: 'ENDED', archivedAt: 5 })]]), currentSessionId: SID }), <SessionHeader />);
     expect(archived).toContain('>Restore</button>');
     expect(archived).not.toContain('>Archive</button>');
+  });
+
+  it('offers Rename, and shows the name in a textbox in place while renaming', () => {
+    const sessions = new Map([[SID, view({ title: 'Fix the build' })]]);
+    const idle = render(storeWith({ sessionsById: sessions, currentSessionId: SID }), <SessionHeader />);
+    expect(idle).toContain('>Rename</button>');
+    expect(idle).toContain('<h1 class="session-heading">Fix the build</h1>');
+    const renaming = render(storeWith({ sessionsById: sessions, currentSessionId: SID, renamingSessionId: SID }), <SessionHeader />);
+    expect(renaming).toMatch(/<input class="session-heading-input" aria-label="Session name" maxLength="200" autofocus="" value="Fix the build"/);
+    expect(renaming).not.toContain('<h1');
   });
 
   it('stands in for a session whose create has not answered yet', () => {

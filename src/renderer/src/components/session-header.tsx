@@ -1,19 +1,44 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useAppStore } from '../store/context';
 import { sessionsSelectors } from '../store/slices/sessions/selectors';
 
-/** Delete asks first: it removes the transcript for good. */
-function DeleteConfirm({ onDelete, onCancel }: { onDelete: () => void; onCancel: () => void }) {
+/**
+ * The session's name, editable in place (Rename): Enter saves, Escape cancels, leaving the
+ * field saves too (like a spreadsheet cell). An empty name gives the title back to the agent.
+ */
+function TitleEditor({ sessionId, title, onDone }: { sessionId: string; title: string; onDone: () => void }) {
+  const renameSession = useAppStore((s) => s.renameSession);
+  const [value, setValue] = useState(title);
+  const done = useRef(false);
+  const finish = (save: boolean) => {
+    if (done.current) return;
+    done.current = true;
+    if (save && value.trim() !== title) void renameSession(sessionId, value);
+    onDone();
+  };
   return (
-    <div role="alertdialog" aria-modal="false" aria-labelledby="delete-confirm-text" className="delete-confirm">
-      <p id="delete-confirm-text">Delete this session, its transcript and its permission records? This cannot be undone.</p>
-      <button type="button" className="button-danger" onClick={onDelete}>
-        Delete for good
-      </button>
-      <button type="button" className="button-secondary" onClick={onCancel} autoFocus>
-        Cancel
-      </button>
-    </div>
+    <input
+      className="session-heading-input"
+      aria-label="Session name"
+      value={value}
+      maxLength={200}
+      autoFocus
+      onFocus={(e) => e.currentTarget.select()}
+      onChange={(e) => setValue(e.target.value)}
+      onBlur={() => finish(true)}
+      onKeyDown={(e) => {
+        if (e.nativeEvent.isComposing) return;
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          finish(true);
+        } else if (e.key === 'Escape') {
+          e.preventDefault();
+          // The composer's Escape stops a turn; this one only cancels the edit.
+          e.stopPropagation();
+          finish(false);
+        }
+      }}
+    />
   );
 }
 
@@ -23,12 +48,15 @@ export function SessionHeader() {
   const closeSession = useAppStore((s) => s.closeSession);
   const archiveSession = useAppStore((s) => s.archiveSession);
   const restoreSession = useAppStore((s) => s.restoreSession);
-  const deleteSession = useAppStore((s) => s.deleteSession);
+  const askDelete = useAppStore((s) => s.askDelete);
+  const renaming = useAppStore((s) => s.renamingSessionId !== undefined && s.renamingSessionId === s.currentSessionId);
+  const beginRename = useAppStore((s) => s.beginRename);
+  const endRename = useAppStore((s) => s.endRename);
+  const renameButton = useRef<HTMLButtonElement>(null);
   const creating = useAppStore(sessionsSelectors.isCreatingCurrent);
   const logOpen = useAppStore((s) => s.agentLog !== undefined && s.agentLog.sessionId === s.currentSessionId);
   const openAgentLog = useAppStore((s) => s.openAgentLog);
   const closeAgentLog = useAppStore((s) => s.closeAgentLog);
-  const [confirming, setConfirming] = useState(false);
   if (!session) {
     // New session was clicked and the host has not answered yet.
     return creating ? (
@@ -45,7 +73,19 @@ export function SessionHeader() {
   return (
     <header className="session-header">
       <div className="session-header-text">
-        <h1 className="session-heading">{session.title || 'Untitled session'}</h1>
+        {renaming ? (
+          <TitleEditor
+            key={session.id}
+            sessionId={session.id}
+            title={session.title}
+            onDone={() => {
+              endRename();
+              renameButton.current?.focus();
+            }}
+          />
+        ) : (
+          <h1 className="session-heading">{session.title || 'Untitled session'}</h1>
+        )}
         <p className="session-meta">
           <span className="agent-name">{agent}</span>
           <span aria-hidden="true"> · </span>
@@ -55,6 +95,9 @@ export function SessionHeader() {
         </p>
       </div>
       <div className="session-header-actions">
+        <button ref={renameButton} type="button" className="button-secondary" onClick={() => beginRename(session.id)}>
+          Rename
+        </button>
         <button
           type="button"
           className="button-secondary"
@@ -77,19 +120,10 @@ export function SessionHeader() {
             Restore
           </button>
         )}
-        <button type="button" className="button-secondary" onClick={() => setConfirming(true)}>
+        <button type="button" className="button-secondary" onClick={() => askDelete(session.id)}>
           Delete
         </button>
       </div>
-      {confirming ? (
-        <DeleteConfirm
-          onCancel={() => setConfirming(false)}
-          onDelete={() => {
-            setConfirming(false);
-            void deleteSession(session.id);
-          }}
-        />
-      ) : null}
     </header>
   );
 }

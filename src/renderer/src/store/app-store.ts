@@ -14,10 +14,23 @@ import { lifecycleInitialState, type LifecycleState } from './slices/lifecycle/i
 import { createLifecycleActions, type LifecycleActions } from './slices/lifecycle/actions';
 import { transcriptInitialState, type TranscriptState } from './slices/transcript/initial-state';
 import { createTranscriptActions, type TranscriptActions } from './slices/transcript/actions';
+import { newSessionInitialState, type NewSessionState } from './slices/new-session/initial-state';
+import { createNewSessionActions, type NewSessionActions } from './slices/new-session/actions';
 import { agentLogInitialState, type AgentLogState } from './slices/agent-log/initial-state';
 import { createAgentLogActions, type AgentLogActions } from './slices/agent-log/actions';
+import { draftsInitialState, type DraftsState } from './slices/drafts/initial-state';
+import { createDraftsActions, type DraftsActions } from './slices/drafts/actions';
 
-export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentsState & AgentLogState & LifecycleState;
+export type AppState = SessionsState &
+  TranscriptState &
+  PermissionsState &
+  HostState &
+  ComposerState &
+  AgentsState &
+  AgentLogState &
+  LifecycleState &
+  NewSessionState &
+  DraftsState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -25,7 +38,9 @@ export type AppActions = SessionsActions &
   ComposerActions &
   AgentsActions &
   AgentLogActions &
-  LifecycleActions;
+  LifecycleActions &
+  NewSessionActions &
+  DraftsActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -42,6 +57,8 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...agentsInitialState,
     ...agentLogInitialState(deps.silenceAfterMs),
     ...lifecycleInitialState,
+    ...newSessionInitialState,
+    ...draftsInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -50,5 +67,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createAgentsActions(set, get, deps),
     ...createAgentLogActions(set, get, deps),
     ...createLifecycleActions(set, get, deps),
+    ...createNewSessionActions(set, get, deps),
+    ...createDraftsActions(set, get, deps),
   }));
 }

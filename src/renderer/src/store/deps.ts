@@ -7,6 +7,11 @@ export interface StoreDeps {
   newId: () => string;
   /** Remembers the current session across reloads (localStorage in the app). */
   lastSession: { get(): string | undefined; set(id: string): void };
+  /**
+   * Opens the session's address in a new browser tab (false if the browser refused). Absent in
+   * the desktop app, where `windows:open` asks the host for a window.
+   */
+  openTab?: (sessionId: string) => boolean;
   /** Events per transcript page. */
   pageSize?: number;
   /** Most events the window keeps loaded while it follows the stream (tests lower it). */
@@ -16,6 +21,8 @@ export interface StoreDeps {
    * app. Without it they are regrouped on every event (tests).
    */
   scheduleFrame?: FrameScheduler;
+  /** How long typing pauses before a draft is saved to the host (default 400 ms). */
+  draftSaveDelayMs?: number;
   /** After this long without a word from the agent a running turn says so (default 10 s). */
   silenceAfterMs?: number;
 }

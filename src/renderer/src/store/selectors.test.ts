@@ -31,11 +31,18 @@ describe('session badges', () => {
     expect(sessionsSelectors.needsPermission(view(), SID2)).toBe(false);
   });
 
-  it('orders the sidebar newest first', () => {
+  it('orders the sidebar by last activity, and moves a session up when its activity is newer', () => {
     const store = createAppStore(testDeps(new FakeApi()));
-    store.getState().upsertSession(view({ id: SID, createdAt: 1 }));
-    store.getState().upsertSession(view({ id: SID2, createdAt: 2 }));
+    store.getState().upsertSession(view({ id: SID, createdAt: 1, lastActivityAt: 1 }));
+    store.getState().upsertSession(view({ id: SID2, createdAt: 2, lastActivityAt: 2 }));
     expect(store.getState().sessionOrder).toEqual([SID2, SID]);
+    // A prompt, a reply or a permission request in the older one (pushed as a newer view).
+    store.getState().upsertSession(view({ id: SID, createdAt: 1, lastActivityAt: 10, updatedAt: 10 }));
+    expect(store.getState().sessionOrder).toEqual([SID, SID2]);
+    // A change that is not activity (a title) keeps the order object as it was.
+    const before = store.getState().sessionOrder;
+    store.getState().upsertSession(view({ id: SID2, createdAt: 2, lastActivityAt: 2, title: 'Renamed', updatedAt: 11 }));
+    expect(store.getState().sessionOrder).toBe(before);
   });
 });
 

@@ -24,13 +24,15 @@ const SEND_ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
   invalid_request: 'The message was rejected.',
 };
 
-/** Drafts survive switching sessions (the composer is keyed by session). */
-const drafts = new Map<string, string>();
-
 const hasFiles = (types: readonly string[]): boolean => types.includes('Files');
 
 export function Composer({ sessionId }: { sessionId: string }) {
-  const [text, setTextState] = useState(() => drafts.get(sessionId) ?? '');
+  // The draft's text lives in the store (and the host): it survives switching, reloads and
+  // restarts. Attachments stay with this composer (drafts keep text).
+  const text = useAppStore((s) => s.drafts.get(sessionId) ?? '');
+  const editDraft = useAppStore((s) => s.editDraft);
+  const clearDraft = useAppStore((s) => s.clearDraft);
+  const loadDraft = useAppStore((s) => s.loadDraft);
   const [caret, setCaret] = useState(0);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -53,7 +55,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
   // Keyed by session, so this runs after every switch and New session: ready to type.
   useEffect(() => {
     input.current?.focus({ preventScroll: true });
-  }, []);
+    void loadDraft(sessionId);
+  }, [loadDraft, sessionId]);
 
   useLayoutEffect(() => {
     const at = caretAfterRender.current;
@@ -62,10 +65,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
     input.current.setSelectionRange(at, at);
   });
 
-  const setText = (value: string) => {
-    drafts.set(sessionId, value);
-    setTextState(value);
-  };
+  const setText = (value: string) => editDraft(sessionId, value);
 
   const completion = useCompletion({
     sessionId,
@@ -85,7 +85,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
     const content = [...attachments.items.map((a) => a.block), ...mentions];
     if (text.trim() === '' && content.length === 0) return;
     const sending = text;
-    setText('');
+    clearDraft(sessionId);
     setCaret(0);
     attachments.clear();
     completion.forgetChosen();
@@ -98,7 +98,14 @@ export function Composer({ sessionId }: { sessionId: string }) {
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    // The completion popup takes its keys first (its Escape closes it).
     if (completion.onKeyDown(e)) return;
+    // Escape stops the running turn (the text stays); with nothing running it does nothing here.
+    if (e.key === 'Escape' && running && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void cancelTurn();
+      return;
+    }
     // isComposing: Enter that confirms an IME candidate must not send.
     if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.nativeEvent.isComposing) {
       e.preventDefault();

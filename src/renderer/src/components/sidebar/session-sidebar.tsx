@@ -1,139 +1,223 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { useMemo, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { holdOrder, sidebarRows, ARCHIVED_GROUP, type SidebarRow } from '../../lib/sidebar-rows';
 import { useAppStore } from '../../store/context';
+import { useAgentName } from '../use-agent-name';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
+import { EntryMenu } from './entry-menu';
 import { listKeyTarget } from './list-keys';
-import { SessionEntry } from './session-entry';
+import { SessionEntry, type MenuRequest } from './session-entry';
 
-const ENTRY_HEIGHT = 52;
+const ENTRY_HEIGHT = 56;
+const GROUP_HEIGHT = 30;
 /**
- * Up to this many entries are all kept in the DOM (cheap, and find-in-page and assistive tech
+ * Up to this many rows are all kept in the DOM (cheap, and find-in-page and assistive tech
  * see every session); beyond it the list is windowed so 10,000 sessions stay fast.
  */
 const RENDER_ALL_UP_TO = 500;
+
+export const FILTER_ID = 'filter-sessions';
 
 function rangeExtractor(range: Range): number[] {
   if (range.count > RENDER_ALL_UP_TO) return defaultRangeExtractor(range);
   return Array.from({ length: range.count }, (_, i) => i);
 }
 
-function AgentPicker() {
-  const agents = useAppStore(sessionsSelectors.agents);
-  const value = useAppStore(sessionsSelectors.newSessionAgentId);
-  const chooseAgent = useAppStore((s) => s.chooseAgent);
-  // One agent is no choice: New session uses it (the host's default) without asking.
-  if (agents.length < 2) return null;
-  return (
-    <label className="agent-picker">
-      <span className="agent-picker-label">Agent</span>
-      <select value={value ?? ''} onChange={(e) => chooseAgent(e.target.value)}>
-        {agents.map((a) => (
-          <option key={a.id} value={a.id}>
-            {a.name}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
+/**
+ * The order to show: the store's (most recent activity first), except that while the pointer
+ * is over the list or the focus is in it, entries keep their places (new ones appear on top)
+ * so nothing moves under the person's hand; the new order lands when they leave.
+ */
+function useHeldOrder(order: readonly string[]) {
+  const [held, setHeld] = useState<readonly string[] | undefined>(undefined);
+  const shown = useMemo(() => (held ? holdOrder(held, order) : order), [held, order]);
+  const pointer = useRef(false);
+  const focus = useRef(false);
+  const update = useCallback(() => {
+    const holding = pointer.current || focus.current;
+    setHeld((h) => (holding ? (h ?? shown) : undefined));
+  }, [shown]);
+  return {
+    shown,
+    holding: held !== undefined,
+    handlers: {
+      onPointerEnter: () => {
+        pointer.current = true;
+        update();
+      },
+      onPointerLeave: () => {
+        pointer.current = false;
+        update();
+      },
+      onFocus: () => {
+        focus.current = true;
+        update();
+      },
+      onBlur: (e: React.FocusEvent<HTMLElement>) => {
+        if (e.currentTarget.contains(e.relatedTarget as Node | null)) return;
+        focus.current = false;
+        update();
+      },
+    },
+  };
 }
 
-/** Archived sessions: out of the list, one click away (the header's Restore brings one back). */
-function ArchivedSection({ ids }: { ids: readonly string[] }) {
+export function SessionSidebar({ onOpenSettings, onOpenShortcuts }: { onOpenSettings: () => void; onOpenShortcuts?: () => void }) {
+  const order = useAppStore((s) => s.sessionOrder);
   const byId = useAppStore((s) => s.sessionsById);
-  const switchSession = useAppStore((s) => s.switchSession);
-  if (ids.length === 0) return null;
-  return (
-    <details className="archived-sessions">
-      <summary>Archived ({ids.length})</summary>
-      <ul aria-label="Archived sessions">
-        {ids.map((id) => (
-          <li key={id}>
-            <button type="button" className="button-link" onClick={() => void switchSession(id)}>
-              {byId.get(id)?.title || 'Untitled session'}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </details>
-  );
-}
-
-export function SessionSidebar({ onOpenSettings }: { onOpenSettings: () => void }) {
-  const all = useAppStore((s) => s.sessionOrder);
-  const byId = useAppStore((s) => s.sessionsById);
-  const order = useMemo(() => all.filter((id) => byId.get(id)?.archivedAt === undefined), [all, byId]);
-  const archived = useMemo(() => all.filter((id) => byId.get(id)?.archivedAt !== undefined), [all, byId]);
   const currentId = useAppStore((s) => s.currentSessionId);
   const loaded = useAppStore((s) => s.sessionsLoaded);
+  const setSidebarVisible = useAppStore((s) => s.setSidebarVisible);
   // One click, one session: the button waits for the create it started (or one a prompt started).
   const creating = useAppStore(sessionsSelectors.isCreating);
-  const startSession = useAppStore((s) => s.startSession);
+  const openNewSession = useAppStore((s) => s.openNewSession);
+  const [filter, setFilter] = useState('');
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  const [archiveExpanded, setArchiveExpanded] = useState(false);
+  const [menu, setMenu] = useState<MenuRequest | undefined>(undefined);
+  const closeMenu = useCallback(() => setMenu(undefined), []);
+  const { shown, handlers } = useHeldOrder(order);
+
+  const agentName = useAgentName();
+  const { rows, visible } = useMemo(
+    () => sidebarRows({ order: shown, byId, filter, collapsed, archiveExpanded, agentName }),
+    [shown, byId, filter, collapsed, archiveExpanded, agentName],
+  );
+  useEffect(() => setSidebarVisible(visible), [visible, setSidebarVisible]);
+
+  const toggle = (key: string) => {
+    if (key === `group:${ARCHIVED_GROUP}`) {
+      setArchiveExpanded((v) => !v);
+      return;
+    }
+    const group = key.slice('group:'.length);
+    setCollapsed((c) => {
+      const next = new Set(c);
+      if (!next.delete(group)) next.add(group);
+      return next;
+    });
+  };
+
   const scrollRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler here; entries subscribe themselves
   const virtualizer = useVirtualizer({
-    count: order.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ENTRY_HEIGHT,
-    getItemKey: (i) => order[i] ?? i,
+    estimateSize: (i) => (rows[i]?.type === 'group' ? GROUP_HEIGHT : ENTRY_HEIGHT),
+    getItemKey: (i) => rows[i]?.key ?? i,
     overscan: 10,
     rangeExtractor,
   });
 
-  // The one entry Tab reaches: the current session's, else the newest.
-  const tabStop = currentId !== undefined && order.includes(currentId) ? currentId : order[0];
+  // The one row Tab reaches: the current session's entry, else the first row.
+  const tabStop = currentId !== undefined && visible.includes(currentId) ? currentId : rows[0]?.key;
 
-  /** Arrow keys, Home and End move between entries; Enter (the link's own) opens one. */
+  /** Arrow keys, Home and End move between rows (entries and group headings); Enter opens or toggles. */
   const onListKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-    const from = e.target instanceof HTMLElement ? e.target.closest<HTMLElement>('[data-session-id]') : null;
-    const at = from ? order.indexOf(from.dataset.sessionId ?? '') : -1;
-    const to = listKeyTarget(e.key, at, order.length);
+    const from = e.target instanceof HTMLElement ? e.target.closest<HTMLElement>('[data-row-key]') : null;
+    const at = from ? rows.findIndex((r) => r.key === from.dataset.rowKey) : -1;
+    const to = listKeyTarget(e.key, at, rows.length);
     if (to === undefined) return;
     e.preventDefault();
-    const id = order[to];
+    const key = rows[to]?.key;
     const list = scrollRef.current;
-    if (id === undefined || !list) return;
+    if (key === undefined || !list) return;
     const focus = (tries: number) => {
-      const el = list.querySelector<HTMLElement>(`[data-session-id="${CSS.escape(id)}"]`);
+      const el = list.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(key)}"] a, [data-row-key="${CSS.escape(key)}"] button`);
       if (el) el.focus();
-      // A windowed list renders the entry a frame after scrolling to it.
+      // A windowed list renders the row a frame after scrolling to it.
       else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
     };
     virtualizer.scrollToIndex(to, { align: 'auto' });
     focus(5);
   };
 
+  const renderRow = (row: SidebarRow) =>
+    row.type === 'group' ? (
+      <h2 className="session-group">
+        <button
+          type="button"
+          className="session-group-toggle"
+          aria-expanded={row.expanded}
+          title={row.title}
+          tabIndex={row.key === tabStop ? undefined : -1}
+          onClick={() => toggle(row.key)}
+        >
+          <span className="session-group-chevron" aria-hidden="true">
+            {row.expanded ? '▾' : '▸'}
+          </span>
+          {row.label} ({row.count})
+        </button>
+      </h2>
+    ) : (
+      <SessionEntry sessionId={row.id} tabbable={row.key === tabStop} onMenu={setMenu} />
+    );
+
   return (
     <nav aria-label="Sessions" className="sidebar">
       <div className="sidebar-head">
         <span className="app-name">Switchboard</span>
         <div className="sidebar-actions">
-          <button type="button" className="button-primary" disabled={creating} onClick={() => startSession()}>
+          <button type="button" className="button-primary" disabled={creating} onClick={openNewSession}>
             New session
           </button>
           <button type="button" className="button-secondary" onClick={onOpenSettings}>
             Settings
           </button>
         </div>
-        <AgentPicker />
+        <input
+          id={FILTER_ID}
+          type="search"
+          className="session-filter"
+          aria-label="Filter sessions"
+          placeholder="Filter by title, folder or agent"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && filter !== '') {
+              e.preventDefault();
+              setFilter('');
+            }
+          }}
+        />
       </div>
-      <div ref={scrollRef} className="session-list" onKeyDown={onListKeyDown}>
+      <div ref={scrollRef} className="session-list" onKeyDown={onListKeyDown} {...handlers}>
         {loaded && order.length === 0 ? (
           <p className="muted small pad">No sessions yet. Start one with New session, or just type a message.</p>
         ) : null}
+        {loaded && order.length > 0 && rows.length === 0 ? (
+          <p className="muted small pad" role="status">
+            No session matches “{filter.trim()}”.
+          </p>
+        ) : null}
         <ul style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
-            const id = order[item.index];
-            if (id === undefined) return null;
+            const row = rows[item.index];
+            if (row === undefined) return null;
             return (
-              <li key={item.key} style={{ transform: `translateY(${item.start}px)`, height: ENTRY_HEIGHT }}>
-                <SessionEntry sessionId={id} tabbable={id === tabStop} />
+              <li
+                key={item.key}
+                data-index={item.index}
+                data-row-key={row.key}
+                ref={virtualizer.measureElement}
+                className={row.type === 'group' ? 'group-row' : 'entry-row'}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                {renderRow(row)}
               </li>
             );
           })}
         </ul>
       </div>
-      <ArchivedSection ids={archived} />
+      {onOpenShortcuts ? (
+        <div className="sidebar-foot">
+          <button type="button" className="link-button" onClick={onOpenShortcuts}>
+            Keyboard shortcuts
+          </button>
+        </div>
+      ) : null}
+      {menu ? <EntryMenu request={menu} onClose={closeMenu} /> : null}
     </nav>
   );
 }

@@ -5,6 +5,7 @@ import { useAppStore } from '../../store/context';
 import { composerSelectors } from '../../store/slices/composer/selectors';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { transcriptSelectors } from '../../store/slices/transcript/selectors';
+import { indexOfKey, recalledScroll, rememberScroll } from './scroll-memory';
 import { TranscriptRow, type ThoughtState } from './transcript-row';
 
 /** Start loading the previous page this close to the top, before the user hits it. */
@@ -37,6 +38,7 @@ export function TranscriptView() {
   const creating = useAppStore(sessionsSelectors.isCreatingCurrent);
   const loadOlder = useAppStore((s) => s.loadOlder);
   const setFollowing = useAppStore((s) => s.setFollowing);
+  const sessionId = useAppStore((s) => s.transcript.sessionId);
 
   const count = layout.count + pending.length;
   // Stable between row additions: a new function makes the virtualizer re-measure every row.
@@ -73,10 +75,28 @@ export function TranscriptView() {
     const el = scrollRef.current;
     if (!el) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_PX;
+    // The row at the top is where this session is when the person comes back to it (from the
+    // measurements: the rendered items are those of the last render, before this scroll).
+    const top = virtualizer.getVirtualItemForOffset(el.scrollTop);
+    if (sessionId !== undefined) rememberScroll(sessionId, stick.current || !top ? 'end' : { key: top.key });
     // The store evicts the oldest events past its cap only while the view follows the stream.
     setFollowing(stick.current);
     if (hasOlder && !loadingOlder && el.scrollTop < LOAD_OLDER_PX) void loadOlder();
-  }, [hasOlder, loadingOlder, loadOlder, setFollowing]);
+  }, [hasOlder, loadingOlder, loadOlder, setFollowing, virtualizer, sessionId]);
+
+  // Back to a session scrolled up: to the row that was at the top, if its page is loaded.
+  const restored = useRef(false);
+  useEffect(() => {
+    if (!ready || restored.current || sessionId === undefined) return;
+    restored.current = true;
+    const mark = recalledScroll(sessionId);
+    if (mark === 'end') return;
+    const index = indexOfKey(mark.key, count, getItemKey);
+    if (index === undefined) return;
+    stick.current = false;
+    setFollowing(false);
+    virtualizer.scrollToIndex(index, { align: 'start' });
+  }, [ready, sessionId, count, getItemKey, virtualizer, setFollowing]);
 
   // Rows that do not fill the view give the user nothing to scroll up with: load more now.
   useEffect(() => {

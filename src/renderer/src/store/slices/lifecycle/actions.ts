@@ -10,10 +10,23 @@ export interface LifecycleActions {
   archiveSession(sessionId: string): Promise<void>;
   restoreSession(sessionId: string): Promise<void>;
   deleteSession(sessionId: string): Promise<void>;
+  /** The person names the session ('' gives the title back to the agent); false if the host refused. */
+  renameSession(sessionId: string, title: string): Promise<boolean>;
+  /** Shows the session in a window of its own (desktop app) or a new browser tab. */
+  openInNewWindow(sessionId: string): Promise<void>;
   /** Runs a terminal sign-in command in a terminal window (desktop app). */
   openLoginTerminal(sessionId: string, methodId: string): Promise<void>;
   /** The host deleted the session (this window or another): it leaves the list. */
   removeSession(sessionId: string): void;
+  /** Rename from the sidebar or a shortcut: shows the session and opens its name for editing. */
+  beginRename(sessionId: string): void;
+  endRename(): void;
+  /** Delete asks first (one dialog, whichever control asked). */
+  askDelete(sessionId: string): void;
+  cancelDelete(): void;
+  setSidebarVisible(ids: readonly string[]): void;
+  /** Opens the session `step` places below (or above, negative) the current one in the sidebar, wrapping. */
+  switchBy(step: number): void;
 }
 
 export function createLifecycleActions(set: SetState, get: GetState, deps: StoreDeps): LifecycleActions {
@@ -52,6 +65,23 @@ export function createLifecycleActions(set: SetState, get: GetState, deps: Store
       else get().pushNotice(`Could not delete the session: ${res.error.message}`);
     },
 
+    async renameSession(sessionId, title) {
+      const res = await api['sessions:rename']({ sessionId, title });
+      if (res.ok) get().upsertSession(res.value);
+      else get().pushNotice(`Could not rename the session: ${res.error.message}`);
+      return res.ok;
+    },
+
+    async openInNewWindow(sessionId) {
+      // A browser opens the session's address itself; the desktop app asks the host for a window.
+      if (deps.openTab) {
+        if (!deps.openTab(sessionId)) get().pushNotice('Could not open a new tab: the browser blocked it.');
+        return;
+      }
+      const res = await api['windows:open']({ sessionId });
+      if (!res.ok) get().pushNotice(`Could not open a new window: ${res.error.message}`);
+    },
+
     async openLoginTerminal(sessionId, methodId) {
       const res = await api['agents:login']({ sessionId, methodId });
       set({
@@ -59,6 +89,36 @@ export function createLifecycleActions(set: SetState, get: GetState, deps: Store
           ? { sessionId, methodId, status: 'done', message: 'Opened in a terminal: finish signing in there, then press Retry.' }
           : { sessionId, methodId, status: 'failed', message: res.error.message },
       });
+    },
+
+    beginRename(sessionId) {
+      if (get().currentSessionId !== sessionId) void get().switchSession(sessionId);
+      set({ renamingSessionId: sessionId });
+    },
+
+    endRename() {
+      set({ renamingSessionId: undefined });
+    },
+
+    askDelete(sessionId) {
+      set({ deleteAskedFor: sessionId });
+    },
+
+    cancelDelete() {
+      set({ deleteAskedFor: undefined });
+    },
+
+    setSidebarVisible(ids) {
+      set({ sidebarVisible: ids });
+    },
+
+    switchBy(step) {
+      const ids = get().sidebarVisible;
+      if (ids.length === 0) return;
+      const at = ids.indexOf(get().currentSessionId ?? '');
+      const to = at < 0 ? (step > 0 ? 0 : ids.length - 1) : (at + step + ids.length) % ids.length;
+      const id = ids[to];
+      if (id !== undefined && id !== get().currentSessionId) void get().switchSession(id);
     },
 
     removeSession(sessionId) {
@@ -70,6 +130,8 @@ export function createLifecycleActions(set: SetState, get: GetState, deps: Store
         sessionsById: next,
         sessionOrder: sessionOrder.filter((id) => id !== sessionId),
         ...(currentSessionId === sessionId ? { currentSessionId: undefined } : {}),
+        ...(get().deleteAskedFor === sessionId ? { deleteAskedFor: undefined } : {}),
+        ...(get().renamingSessionId === sessionId ? { renamingSessionId: undefined } : {}),
       });
     },
   };

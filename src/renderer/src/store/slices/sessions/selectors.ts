@@ -60,6 +60,31 @@ function badgeTitle(view: Pick<SessionViewT, 'state' | 'stateReason'>): string |
   return `${why ?? 'Ended'}. Sending a message resumes it.`;
 }
 
+export type EntryTone = 'running' | 'attention' | 'asleep' | 'error' | 'ended' | 'idle' | 'starting';
+
+/** Ended because something went wrong (not asleep, not closed on purpose). */
+const ERROR_REASONS: ReadonlySet<StateReason> = new Set<StateReason>(['agent_exited', 'crash_loop', 'start_failed', 'agent_unavailable']);
+
+/**
+ * The state a sidebar entry says in words, with its colour: running, waiting for permission,
+ * asleep, error, ended; a live session with nothing to do is idle.
+ */
+function entryState(view: SessionViewT, currentSessionId: string | undefined): { label: string; tone: EntryTone } {
+  if (needsPermission(view, currentSessionId) || (view.pendingPermissions > 0 && view.running)) return { label: 'Waiting for permission', tone: 'attention' };
+  if (view.running) return { label: 'Running', tone: 'running' };
+  if (view.state === 'ENDED') {
+    if (view.stateReason === 'auth_required') return { label: 'Needs sign-in', tone: 'attention' };
+    if (view.stateReason !== undefined && ERROR_REASONS.has(view.stateReason)) {
+      return { label: FAILED_START_BADGE[view.stateReason] ?? 'Error', tone: 'error' };
+    }
+    if (view.stateReason === 'closed_by_user') return { label: 'Ended', tone: 'ended' };
+    return { label: 'Asleep', tone: 'asleep' };
+  }
+  if (view.state === 'CREATED' || view.state === 'STARTING') return { label: 'Starting', tone: 'starting' };
+  if (view.state === 'CLOSING') return { label: 'Ending', tone: 'ended' };
+  return { label: 'Idle', tone: 'idle' };
+}
+
 /** The sidebar flags pending requests only where no dialog shows them. */
 function needsPermission(view: SessionViewT, currentSessionId: string | undefined): boolean {
   return view.pendingPermissions > 0 && view.id !== currentSessionId;
@@ -109,6 +134,7 @@ function isCreatingCurrent(s: AppState): boolean {
 }
 
 export const sessionsSelectors = {
+  entryState,
   badgeLabel,
   failedStart,
   badgeTitle,

@@ -1,0 +1,61 @@
+import { useEffect } from 'react';
+import { isMac, isTypingTarget, matchShortcut, type ShortcutId } from '../../lib/shortcuts';
+import type { AppStoreApi } from '../../store/app-store';
+
+/** The searchbox another part of the window owns; found by its id, else by its name. */
+export const SEARCH_TRANSCRIPTS_ID = 'search-transcripts';
+export const MESSAGE_BOX_SELECTOR = 'textarea[aria-label="Message"]';
+
+export interface ShortcutTargets {
+  openSwitcher(): void;
+  openSheet(): void;
+}
+
+function focusElement(el: Element | null): boolean {
+  if (!(el instanceof HTMLElement)) return false;
+  el.focus();
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) el.select();
+  return true;
+}
+
+/**
+ * The window's shortcuts (the table in `lib/shortcuts.ts`), on one keydown listener. Keys a
+ * focused control handled already (`defaultPrevented`) and keys typed while an IME composes
+ * are left alone.
+ */
+export function useShortcuts(store: AppStoreApi, targets: ShortcutTargets): void {
+  useEffect(() => {
+    const mac = isMac(navigator.platform || navigator.userAgent);
+    const run: Record<Exclude<ShortcutId, 'newSession' | 'entryMenu'>, (index: number) => boolean> = {
+      quickSwitch: () => (targets.openSwitcher(), true),
+      showShortcuts: () => (targets.openSheet(), true),
+      sessionByNumber: (index) => {
+        const id = store.getState().sidebarVisible[index];
+        if (id !== undefined) void store.getState().switchSession(id);
+        return id !== undefined;
+      },
+      nextSession: () => (store.getState().switchBy(1), true),
+      previousSession: () => (store.getState().switchBy(-1), true),
+      focusComposer: () => focusElement(document.querySelector(MESSAGE_BOX_SELECTOR)),
+      stopTurn: () => {
+        const s = store.getState();
+        const running = s.currentSessionId !== undefined && s.sessionsById.get(s.currentSessionId)?.running === true;
+        if (running) void s.cancelTurn();
+        return running;
+      },
+      searchTranscripts: () =>
+        focusElement(document.getElementById(SEARCH_TRANSCRIPTS_ID) ?? document.querySelector('[aria-label="Search transcripts"]')),
+      filterSessions: () => focusElement(document.getElementById('filter-sessions')),
+    };
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.isComposing) return;
+      // A modal dialog (Settings, the switcher, the sheet) owns the keyboard while it is open.
+      if (document.querySelector('[role="dialog"][aria-modal="true"]')) return;
+      const hit = matchShortcut(e, { mac, typing: isTypingTarget(e.target) });
+      if (!hit || hit.shortcut.id === 'newSession' || hit.shortcut.id === 'entryMenu') return;
+      if (run[hit.shortcut.id](hit.chord)) e.preventDefault();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [store, targets]);
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionViewT } from '../../../shared/contract';
+import { view } from '../test-support/fake-api';
+import { activityOrder, folderLabel, holdOrder, matchesFilter, sidebarRows, type RowsInput } from './sidebar-rows';
+
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const agentName = (agentId: string) => (agentId === 'demo' ? 'Demo agent' : agentId);
+
+function sessions(list: Partial<SessionViewT>[]): Map<string, SessionViewT> {
+  return new Map(list.map((over, i) => [over.id ?? id(i + 1), view({ id: id(i + 1), ...over })]));
+}
+
+function rowsOf(byId: Map<string, SessionViewT>, over: Partial<RowsInput> = {}) {
+  return sidebarRows({
+    order: activityOrder(byId.values()),
+    byId,
+    filter: '',
+    collapsed: new Set(),
+    archiveExpanded: false,
+    agentName,
+    ...over,
+  });
+}
+
+/** Rows as short strings: "# label (count)" for a heading, the title for an entry. */
+const outline = (r: ReturnType<typeof rowsOf>, byId: Map<string, SessionViewT>) =>
+  r.rows.map((row) => (row.type === 'group' ? `# ${row.label} (${row.count})${row.expanded ? '' : ' +'}` : byId.get(row.id)?.title));
+
+describe('activity order', () => {
+  it('puts the most recent activity first, then the newest, and is total', () => {
+    const byId = sessions([
+      { title: 'old, busy', createdAt: 1, lastActivityAt: 50 },
+      { title: 'new, quiet', createdAt: 9, lastActivityAt: 9 },
+      { title: 'same time, newer', createdAt: 5, lastActivityAt: 9 },
+    ]);
+    expect(activityOrder(byId.values()).map((i) => byId.get(i)?.title)).toEqual(['old, busy', 'new, quiet', 'same time, newer']);
+  });
+});
+
+describe('holding the order under the pointer', () => {
+  it('keeps shown entries where they are when activity reorders them; new ones go on top, gone ones leave', () => {
+    const shown = ['a', 'b', 'c'];
+    // c got a reply (moves first), d is new, b was deleted.
+    expect(holdOrder(shown, ['d', 'c', 'a'])).toEqual(['d', 'a', 'c']);
+  });
+
+  it('returns the very same array when only the order changed, so nothing re-renders', () => {
+    const shown = ['a', 'b', 'c'];
+    expect(holdOrder(shown, ['c', 'b', 'a'])).toBe(shown);
+  });
+});
+
+describe('grouping by folder', () => {
+  const byId = sessions([
+    { title: 'api fix', cwd: '/work/api', lastActivityAt: 30 },
+    { title: 'web build', cwd: '/work/web/', lastActivityAt: 40 },
+    { title: 'api docs', cwd: '/work/api', lastActivityAt: 10 },
+    { title: 'old idea', cwd: '/work/web/', lastActivityAt: 20, archivedAt: 21 },
+  ]);
+
+  it('groups by working folder, each group where its most recent session is, archived last and collapsed', () => {
+    expect(outline(rowsOf(byId), byId)).toEqual(['# web (1)', 'web build', '# api (2)', 'api fix', 'api docs', '# Archived (1) +']);
+    expect(rowsOf(byId).visible.map((i) => byId.get(i)?.title)).toEqual(['web build', 'api fix', 'api docs']);
+  });
+
+  it('hides the entries of a collapsed group, and shows the archived ones when expanded', () => {
+    const r = rowsOf(byId, { collapsed: new Set(['cwd:/work/api']), archiveExpanded: true });
+    expect(outline(r, byId)).toEqual(['# web (1)', 'web build', '# api (2) +', '# Archived (1)', 'old idea']);
+  });
+
+  it('names a group by its last folder, the whole path being its tooltip', () => {
+    expect(folderLabel('/work/web/')).toBe('web');
+    expect(folderLabel('C:\\src\\app')).toBe('app');
+    expect(folderLabel('/')).toBe('/');
+    expect(rowsOf(byId).rows[0]).toMatchObject({ type: 'group', title: '/work/web/' });
+  });
+});
+
+describe('filter', () => {
+  const byId = sessions([
+    { title: 'Fix the Build', cwd: '/work/api', agentId: 'demo', lastActivityAt: 3 },
+    { title: 'Write docs', cwd: '/home/me/Notes', agentId: 'gemini', lastActivityAt: 2 },
+    { title: 'Old build', cwd: '/work/api', agentId: 'gemini', lastActivityAt: 1, archivedAt: 5 },
+  ]);
+
+  it('narrows by title, folder and agent, ignoring case, every word having to match', () => {
+    const titles = (filter: string) => rowsOf(byId, { filter, archiveExpanded: true }).visible.map((i) => byId.get(i)?.title);
+    expect(titles('build')).toEqual(['Fix the Build', 'Old build']);
+    expect(titles('NOTES')).toEqual(['Write docs']);
+    expect(titles('demo agent')).toEqual(['Fix the Build']);
+    expect(titles('gemini build')).toEqual(['Old build']);
+    expect(titles('nothing like it')).toEqual([]);
+    expect(titles('  ')).toHaveLength(3);
+  });
+
+  it('shows matches inside collapsed groups while filtering', () => {
+    const r = rowsOf(byId, { filter: 'build', collapsed: new Set(['cwd:/work/api']) });
+    expect(outline(r, byId)).toEqual(['# api (1)', 'Fix the Build', '# Archived (1)', 'Old build']);
+  });
+
+  it('reads a new view of a session, not a cached old one', () => {
+    const before = view({ title: 'alpha' });
+    expect(matchesFilter(before, 'alpha', agentName)).toBe(true);
+    expect(matchesFilter({ ...before, title: 'beta' }, 'alpha', agentName)).toBe(false);
+  });
+
+  it('keeps up with 10,000 sessions: each keystroke of a filter stays well under a frame', () => {
+    const many = sessions(
+      Array.from({ length: 10_000 }, (_, i) => ({ title: `Task ${i}`, cwd: `/work/project-${i % 50}`, lastActivityAt: i })),
+    );
+    const order = activityOrder(many.values());
+    rowsOf(many, { order, filter: 'x' }); // warms the per-view text cache, as the first keystroke does
+    const started = performance.now();
+    for (const filter of ['t', 'ta', 'tas', 'task', 'task 9', 'task 99']) rowsOf(many, { order, filter });
+    const perKeystroke = (performance.now() - started) / 6;
+    expect(rowsOf(many, { order, filter: 'task 9999' }).visible).toHaveLength(1);
+    // Generous for a shared, loaded machine; measured about 2-4 ms per keystroke.
+    expect(perKeystroke).toBeLessThan(50);
+  });
+});

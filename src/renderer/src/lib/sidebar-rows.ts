@@ -1,0 +1,111 @@
+import type { SessionViewT } from '../../../shared/contract';
+
+/**
+ * The sidebar as data: which sessions show, in which order and under which heading. Pure, so
+ * the order, the grouping, the filter and the "do not move under the pointer" rule are tested
+ * without a DOM, and cheap enough to recompute over thousands of sessions on every keystroke.
+ */
+
+/** Most recent activity first; ties by creation (newest first), then id, so the order is total. */
+export function activityOrder(views: Iterable<SessionViewT>): string[] {
+  return [...views]
+    .sort((a, b) => b.lastActivityAt - a.lastActivityAt || b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((v) => v.id);
+}
+
+/**
+ * The order to show while the list must not move (the pointer or the focus is in it): the
+ * entries already shown keep their places, gone ones leave, new ones go on top (in `next`'s
+ * order). Returns `shown` itself when nothing was added or removed, so React sees no change.
+ */
+export function holdOrder(shown: readonly string[], next: readonly string[]): readonly string[] {
+  const present = new Set(next);
+  const had = new Set(shown);
+  const added = next.filter((id) => !had.has(id));
+  const kept = shown.filter((id) => present.has(id));
+  if (added.length === 0 && kept.length === shown.length) return shown;
+  return [...added, ...kept];
+}
+
+/** Lower-cased text a filter looks in (title, folder, agent), cached per view object: views are replaced, never mutated. */
+const haystacks = new WeakMap<SessionViewT, string>();
+
+export function matchesFilter(view: SessionViewT, needle: string, agentName: (agentId: string) => string): boolean {
+  if (needle === '') return true;
+  let text = haystacks.get(view);
+  if (text === undefined) {
+    text = `${view.title}\n${view.cwd}\n${agentName(view.agentId)}`.toLowerCase();
+    haystacks.set(view, text);
+  }
+  return needle
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => text.includes(word));
+}
+
+export const ARCHIVED_GROUP = 'archived';
+
+export type SidebarRow =
+  | { type: 'group'; key: string; label: string; title: string; count: number; expanded: boolean }
+  | { type: 'session'; key: string; id: string; group: string };
+
+export interface RowsInput {
+  order: readonly string[];
+  byId: ReadonlyMap<string, SessionViewT>;
+  filter: string;
+  /** Group keys the person collapsed (the Archived group is collapsed unless listed in `expandedArchive`). */
+  collapsed: ReadonlySet<string>;
+  archiveExpanded: boolean;
+  agentName(agentId: string): string;
+}
+
+export interface SidebarRows {
+  rows: SidebarRow[];
+  /** Sessions an entry shows for, top to bottom (Ctrl+1..9, next/previous, arrow keys). */
+  visible: string[];
+}
+
+/** The last part of a folder path, for a group heading (the whole path is its tooltip). */
+export function folderLabel(cwd: string): string {
+  const trimmed = cwd.replace(/[\\/]+$/, '');
+  const last = trimmed.split(/[\\/]/).pop();
+  return last || cwd || '/';
+}
+
+/**
+ * Groups by working folder, each group where its most recent session is, sessions in `order`
+ * within it; archived sessions under one Archived group at the end. While filtering every
+ * group shows its matches (a collapsed group would hide what the person is looking for).
+ */
+export function sidebarRows(input: RowsInput): SidebarRows {
+  const { order, byId, filter, collapsed, archiveExpanded, agentName } = input;
+  const needle = filter.trim();
+  const groups = new Map<string, string[]>();
+  const archived: string[] = [];
+  for (const id of order) {
+    const view = byId.get(id);
+    if (!view || !matchesFilter(view, needle, agentName)) continue;
+    if (view.archivedAt !== undefined) {
+      archived.push(id);
+      continue;
+    }
+    const list = groups.get(view.cwd);
+    if (list) list.push(id);
+    else groups.set(view.cwd, [id]);
+  }
+  const rows: SidebarRow[] = [];
+  const visible: string[] = [];
+  const filtering = needle !== '';
+  const push = (key: string, label: string, title: string, ids: string[], expanded: boolean) => {
+    rows.push({ type: 'group', key: `group:${key}`, label, title, count: ids.length, expanded });
+    if (!expanded) return;
+    for (const id of ids) {
+      rows.push({ type: 'session', key: id, id, group: key });
+      visible.push(id);
+    }
+  };
+  for (const [cwd, ids] of groups) push(`cwd:${cwd}`, folderLabel(cwd), cwd, ids, filtering || !collapsed.has(`cwd:${cwd}`));
+  if (archived.length > 0) push(ARCHIVED_GROUP, 'Archived', 'Archived sessions', archived, filtering || archiveExpanded);
+  return { rows, visible };
+}
