@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAppError } from '../shared/errors';
+import { exposureWarning } from './cli/exposure';
 import { parseArgs, UsageError, USAGE } from './cli/parse-args';
 import { SessionHost } from './host/session-host';
 import { startHeadlessServer } from './transport/ws-server';
@@ -45,10 +46,12 @@ export async function main(argv: string[]): Promise<number> {
 
   let host: SessionHost;
   try {
-    host = await SessionHost.start({ dataDir: o.dataDir, headless: true, settings: o.settings, log });
+    // SWITCHBOARD_DEBUG_INFO=1: host:info carries memory and handle counts (npm run soak).
+    host = await SessionHost.start({ dataDir: o.dataDir, headless: true, settings: o.settings, log, debugInfo: process.env.SWITCHBOARD_DEBUG_INFO === '1' });
   } catch (err) {
     process.stderr.write(`switchboard: ${isAppError(err) ? err.message : String(err)}\n`);
-    return 1;
+    // 3: the data folder or its database is the problem (full, unwritable, damaged, newer).
+    return isAppError(err) && err.code === 'storage_failed' ? 3 : 1;
   }
   let server;
   try {
@@ -58,7 +61,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`switchboard: cannot listen on ${o.host}:${o.port}: ${(err as Error).message}\n`);
     return 1;
   }
-  process.stdout.write(`Switchboard ready: ${server.url}\n`);
+  // The ready line is the one place the token is printed; the warning goes beside it (in the
+  // same write) and to stderr, so neither a script reading stdout nor a person watching the
+  // log misses it.
+  const exposed = exposureWarning(o.host);
+  if (exposed) process.stderr.write(`switchboard: ${exposed}\n`);
+  process.stdout.write(`Switchboard ready: ${server.url}\n${exposed ? `${exposed}\n` : ''}`);
 
   return new Promise<number>((resolve) => {
     let stopping = false;

@@ -54,6 +54,7 @@ export const eventNameList = [
   'agent:log',
   'session:deleted',
   'terminal:output',
+  'host:storage',
 ] as const;
 
 export const channelPrefix = 'sb:';

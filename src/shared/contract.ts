@@ -105,6 +105,18 @@ export const Settings = z.object({
   logProtocol: z.boolean().optional(),
 });
 
+/**
+ * The host process's own figures, only from a host started for debugging (`serve` with
+ * SWITCHBOARD_DEBUG_INFO=1): what `npm run soak` watches for leaks.
+ */
+export const DebugInfo = z.object({
+  rss: z.number(),
+  heapUsed: z.number(),
+  /** Active libuv resources by type (`Timeout`, `TCPSocketWrap`, `PipeWrap`, `FSReqCallback`…). */
+  resources: z.record(z.string(), z.number()),
+  clients: z.number(),
+});
+
 export const HostInfo = z.object({
   version: z.string(),
   headless: z.boolean(),
@@ -115,6 +127,7 @@ export const HostInfo = z.object({
   clientId: z.string(),
   agents: z.array(AgentInfo),
   settings: Settings,
+  debug: DebugInfo.optional(),
 });
 
 const Empty = z.object({}).strict();
@@ -419,6 +432,18 @@ export const commands = {
   'terminals:read': { req: z.object({ sessionId: SessionId, terminalId: z.string().min(1) }).strict(), res: TerminalSnapshot },
 } as const;
 
+/** Why the host cannot save (issue 13): the disk is full, the folder unwritable, the file damaged or newer. */
+export const StorageProblem = z.enum(['disk_full', 'unwritable', 'corrupt', 'newer']);
+export const StorageStatus = z.object({
+  ok: z.boolean(),
+  problem: StorageProblem.optional(),
+  /** What the person reads: the file, what happened and what to do. */
+  message: z.string().optional(),
+});
+export type StorageProblemT = z.output<typeof StorageProblem>;
+export type DebugInfoT = z.output<typeof DebugInfo>;
+export type StorageStatusT = z.output<typeof StorageStatus>;
+
 export const events = {
   /** A stored transcript event, to windows watching its session, in seq order. */
   'session:event': SessionEvent,
@@ -443,6 +468,8 @@ export const events = {
   'agent:log': z.object({ sessionId: SessionId, entries: z.array(AgentLogEntry), dropped: z.number().int().nonnegative() }),
   /** New output of a terminal an agent runs: to windows watching its session, throttled per terminal. */
   'terminal:output': TerminalOutput,
+  /** Saving failed (`ok: false`, to every window, and to each window that connects meanwhile) or works again. */
+  'host:storage': StorageStatus,
 } as const;
 
 export type Commands = typeof commands;

@@ -21,6 +21,8 @@ export const ErrorCode = z.enum([
   'internal',
   /** This host cannot do that here: no folder picker or desktop window in a headless host; an agent that does not list sessions. */
   'unsupported',
+  /** The database could not be written (disk full, folder unwritable), or is damaged or newer. */
+  'storage_failed',
 ]);
 export type ErrorCode = z.output<typeof ErrorCode>;
 

@@ -5,7 +5,7 @@
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 
-export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'terminal', 'read', 'write', 'commands', 'cwd'] as const;
+export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'terminal', 'read', 'write', 'commands', 'cwd', 'hostile'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const specs: Record<CommandName, { description: string; hint?: string }> = {
@@ -26,6 +26,7 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   write: { description: 'Write a file through the client (fs/write_text_file)', hint: 'path text' },
   commands: { description: 'Send the command list again, with extra commands named NAME…', hint: 'NAME…' },
   cwd: { description: "Say this session's working folder and additional folders, as the client gave them" },
+  hostile: { description: 'Send Markdown and HTML that would run script or navigate if rendered as HTML' },
 };
 
 export const availableCommands: AvailableCommand[] = COMMAND_NAMES.map((name) => {

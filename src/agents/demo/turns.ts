@@ -19,6 +19,7 @@ import type {
 import { delay, untilAborted } from './abortable';
 import * as clientTurns from './client-turns';
 import { commandsWith, parseCount, parsePrompt } from './commands';
+import { hostile } from './hostile-turn';
 import { parseMarkdownArgs, streamMarkdown } from './markdown-turn';
 
 export type TurnContext = {
@@ -133,6 +134,9 @@ export async function runTurn(ctx: TurnContext, text: string): Promise<StopReaso
       await ctx.notifyUnknown(EXT_NOTIFICATION);
       await say(ctx, `Sent ${EXT_NOTIFICATION}; ${EXT_REQUEST} was answered: ${await ctx.requestUnknown(EXT_REQUEST)}; `);
       await say(ctx, `${EXT_METHOD} was answered: ${await ctx.requestUnknown(EXT_METHOD)}`);
+      break;
+    case 'hostile':
+      await hostile(ctx);
       break;
   }
   return ctx.signal.aborted ? 'cancelled' : 'end_turn';

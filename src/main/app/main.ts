@@ -7,7 +7,6 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, dialog, ipcMain, Menu, session } from 'electron';
-import { isAppError } from '../../shared/errors';
 import { defaultDataDir } from '../host/paths';
 import { SessionHost } from '../host/session-host';
 import { ElectronIpcTransport, rendererUrlMatcher } from '../transport/electron-ipc';
@@ -17,6 +16,7 @@ import { installQuitHandling } from './lifecycle';
 import { buildAppMenu } from './menu';
 import { resolveNativeBinding } from './native-binding';
 import { safeStorageBox } from './safe-storage-box';
+import { startFailureDialog } from './start-failure';
 import { installGlobalGuards, installSessionSecurity, type SecurityOptions } from './security';
 import { WaitingBadge } from './waiting-badge';
 import { sessionLocation, WINDOW_STATE_FILE } from './window-state';
@@ -127,13 +127,9 @@ async function run(): Promise<void> {
   try {
     host = await starting;
   } catch (err) {
-    // The code, not the message: another host (a window app or `serve`) holds the data dir.
-    const alreadyRunning = (isAppError(err) ? err.code : (err as { code?: unknown } | null)?.code) === 'already_exists';
     log.error('host failed to start', { error: String(err) });
-    dialog.showErrorBox(
-      alreadyRunning ? 'Switchboard is already running' : 'Switchboard could not start',
-      err instanceof Error ? err.message : String(err),
-    );
+    const { title, message } = startFailureDialog(err);
+    dialog.showErrorBox(title, message);
     app.exit(1);
     return;
   }

@@ -268,7 +268,8 @@ export class BrokerPool implements Disposable {
       const pgid = process.platform === 'win32' ? null : broker.pid;
       this.opts.watch?.track({ id, pid: broker.pid, startTime: broker.pidStartTime ?? null, pgid });
     }
-    void broker.exited.then((exit) => this.onExit(broker, exit));
+    // Nothing that goes wrong handling an exit (a full disk, say) may become an unhandled rejection: it would end the host.
+    void broker.exited.then((exit) => this.onExit(broker, exit)).catch((err: unknown) => this.opts.log.error('handling an agent exit failed', { broker: id, error: String(err) }));
     return broker;
   }
 
@@ -327,7 +328,12 @@ export class BrokerPool implements Disposable {
       if (this.ownerOf.get(sessionId) === broker.id) this.ownerOf.delete(sessionId);
     }
     this.owners.get(broker.id)?.clear();
-    this.opts.repo.removeAllOwners(broker.id);
+    try {
+      this.opts.repo.removeAllOwners(broker.id);
+    } catch (err) {
+      // The disk is full or read-only: memory is what routes; the next start clears the rows.
+      this.opts.log.warn('could not record that an agent has no owners', { broker: broker.id, error: String(err) });
+    }
   }
 
   private onExit(broker: Broker, exit: BrokerExit): void {
@@ -354,7 +360,14 @@ export class BrokerPool implements Disposable {
     this.opts.log.warn('agent crashed', { agent: broker.agent.id, code: exit.code, signal: exit.signal, sessions: sessionIds.length });
     // What the agent left in its process group goes too.
     void this.retire(broker, false);
-    for (const listener of this.crashListeners) listener(broker, sessionIds, exit);
+    for (const listener of this.crashListeners) {
+      try {
+        listener(broker, sessionIds, exit);
+      } catch (err) {
+        // One listener's failure (a write refused by a full disk) must not skip the others.
+        this.opts.log.error('an agent crash listener failed', { broker: broker.id, error: String(err) });
+      }
+    }
   }
 
   private checkCrashLoop(agent: AgentDefinition): void {

@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sessionNotificationSchema } from './session-update-schema';
 import { plainTextChunk, withTextChunkFastPath } from './text-chunk-validator';
+import { seededRandom as prng } from '../test-support/seeded-random';
 
 const sdk = sessionNotificationSchema!;
-
-/**
- * mulberry32: a small seeded PRNG, so a failing sample can be reproduced from its seed. The demo
- * agent has the same one (`markdown-doc.ts`), but src/main must not import src/agents.
- */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = Record<string, unknown>;

@@ -33,6 +33,10 @@ Options:
   --max-sessions-per-broker N  sessions sharing one agent process (default 8)
   --log-level LEVEL         debug | info | warn | error (default info); logs go to stderr
   -h, --help                show this help
+
+Exit status: 0 after a clean quit, 2 for a usage error, 3 when the data folder or its
+database cannot be used (disk full, not writable, damaged, or from a newer Switchboard;
+the message names the file and what to do), 1 for anything else.
 `;
 
 const VALUE_OPTIONS = new Set([

@@ -14,7 +14,10 @@ export type Handlers = {
  * Validates a request against the contract, runs its one handler, and wraps the outcome.
  * Invalid requests get a typed error and reach no handler. Never throws.
  */
-export function createDispatcher(handlers: Handlers) {
+/** Turns a handler's failure into the error the window gets, where the host knows better than `toWireError`. */
+export type ErrorMapper = (err: unknown) => ReturnType<typeof toWireError> | undefined;
+
+export function createDispatcher(handlers: Handlers, mapError: ErrorMapper = () => undefined) {
   return async (clientId: string, command: string, payload: unknown): Promise<Result<unknown>> => {
     if (!Object.hasOwn(commands, command)) {
       return { ok: false, error: { code: 'unknown_command', message: `Unknown command ${JSON.stringify(command)}` } };
@@ -28,7 +31,7 @@ export function createDispatcher(handlers: Handlers) {
       const handler = handlers[name] as (p: unknown, ctx: CommandContext) => unknown;
       return { ok: true, value: await handler(parsed.data, { clientId }) };
     } catch (err) {
-      return { ok: false, error: toWireError(err) };
+      return { ok: false, error: mapError(err) ?? toWireError(err) };
     }
   };
 }

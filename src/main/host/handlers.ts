@@ -19,6 +19,7 @@ export function createHandlers(h: HostParts): Handlers {
       clientId: ctx.clientId,
       agents: h.agents().map((a) => ({ id: a.id, name: a.name, command: a.command, args: a.args })),
       settings: h.settings(),
+      ...(h.debugInfo ? { debug: h.debugInfo() } : {}),
     }),
     'sessions:list': () => store.sessions.list().map((row) => service.view(row)),
     'sessions:create': (p) => {

@@ -1,6 +1,6 @@
 import type { TerminalLauncher } from './terminal-launcher';
 import type { FolderPicker } from './folders';
-import type { EventName, EventPayload, SettingsT } from '../../shared/contract';
+import type { DebugInfoT, EventName, EventPayload, SettingsT } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
 import type { PermissionGate } from '../permissions/permission-gate';
@@ -37,6 +37,8 @@ export interface HostParts {
   /** An event to one window (a test's progress goes to the window that asked). */
   sendTo<E extends EventName>(clientId: string, event: E, payload: EventPayload<E>): void;
   agentLogs: AgentLogs;
+  /** The process's figures for `host:info`; only when the host was started for debugging. */
+  debugInfo?: () => DebugInfoT;
   /** `files:search` for `@` mentions. */
   files: FileSearch;
 }

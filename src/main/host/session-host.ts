@@ -25,6 +25,9 @@ import { demoAgent, loadAgentsFile } from './agents';
 import { plainBox, SecretStore, type SecretBox } from './secret-box';
 import type { ClientHandle, ClientSink, HostPort } from './client';
 import { DataDirLock } from './data-dir-lock';
+import { processFigures } from './debug-info';
+import { StorageHealth } from './storage-health';
+import { asStorageError, describeStorageProblem, folderProblemOf, StorageError } from '../store/storage-errors';
 import { createDispatcher } from './dispatch';
 import { createHandlers } from './handlers';
 import { dataPaths } from './paths';
@@ -67,6 +70,8 @@ export interface HostOptions {
   shutdownBudgetMs?: number;
   /** The watchdog's script (tests); by default the built one, or the source under tsx. */
   watchdogScript?: string;
+  /** `host:info` carries the process's memory and active handles (`npm run soak`). */
+  debugInfo?: boolean;
 }
 
 /** One part's turn at quit; `budgeted` steps share the shutdown budget (see `shutdownSteps`). */
@@ -92,6 +97,7 @@ export class SessionHost implements HostPort {
   readonly log: Logger;
   readonly catalogue: AgentCatalogue;
   readonly agentLogs: AgentLogs;
+  readonly storage: StorageHealth;
   private readonly clients = new Map<string, ClientSink>();
   private readonly dispatcher;
   private current: SettingsT;
@@ -123,12 +129,25 @@ export class SessionHost implements HostPort {
     this.catalogue.importFile(loadAgentsFile(paths.agents, this.log));
 
     this.timers = new TimerQueue(clock);
+    this.storage = new StorageHealth({
+      file: paths.database,
+      log: this.log.child('storage'),
+      broadcast: (status) => {
+        for (const client of this.clients.values()) client.send('host:storage', status);
+      },
+    });
     this.eventLog = new EventLog(
       this.store.db,
       clock,
-      (events) => this.fanOut(events),
+      (events) => {
+        this.storage.succeeded();
+        this.fanOut(events);
+      },
       undefined,
-      (err, lost) => this.log.error('storing transcript events failed; they are lost', { lost, error: String(err) }),
+      (err, lost) => {
+        this.log.error('storing transcript events failed; they are lost', { lost, error: String(err) });
+        this.storage.failed(err, lost);
+      },
     );
     this.pool = new BrokerPool({
       repo: this.store.brokers,
@@ -209,15 +228,24 @@ export class SessionHost implements HostPort {
         agentTestTimeoutMs: options.agentTestTimeoutMs ?? 30_000,
         sendTo: (clientId, event, payload) => this.clients.get(clientId)?.send(event, payload),
         agentLogs: this.agentLogs,
+        ...(options.debugInfo ? { debugInfo: () => processFigures(this.clients.size) } : {}),
         files: new FileSearch({ clock }),
       }),
+      // A command that failed on the disk or the file says so, and every window hears it.
+      (err) => this.storage.failed(err)?.toWire(),
     );
   }
 
   /** Opens the data dir (refusing one another host holds) and starts the host. */
   static async start(options: HostOptions): Promise<SessionHost> {
     const paths = dataPaths(options.dataDir);
-    mkdirSync(paths.logs, { recursive: true });
+    try {
+      mkdirSync(paths.logs, { recursive: true });
+    } catch (err) {
+      const problem = folderProblemOf(err);
+      if (!problem) throw err;
+      throw new StorageError(problem, options.dataDir, describeStorageProblem(problem, options.dataDir, err));
+    }
     const lock = DataDirLock.acquire(paths.lock);
     const log = options.log ?? createLogger();
     // Before any agent can start, so it hears of every one (ADR 0012).
@@ -238,7 +266,8 @@ export class SessionHost implements HostPort {
     } catch (err) {
       watchdog.dispose();
       lock.dispose();
-      throw err;
+      // A file that opened but is damaged fails on its first reads (recovery): said the same way.
+      throw asStorageError(err, paths.database) ?? err;
     }
   }
 
@@ -249,6 +278,8 @@ export class SessionHost implements HostPort {
   connect(sink: ClientSink): ClientHandle {
     const id = randomUUID();
     this.clients.set(id, sink);
+    // A window that connects while saving fails learns it at once, not at the next failure.
+    if (!this.storage.status.ok) sink.send('host:storage', this.storage.status);
     let disposed = false;
     return {
       id,

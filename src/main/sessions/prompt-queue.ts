@@ -203,8 +203,12 @@ export class PromptQueue {
     } finally {
       o.timers.cancel(this.ctx.stopTimerKey(sessionId));
       live.endTurn(turn);
-      o.store.sessions.touch(sessionId, o.clock.now());
-      o.onDidChangeSession(sessionId);
+      try {
+        o.store.sessions.touch(sessionId, o.clock.now());
+      } finally {
+        // Even when the disk is full and the touch failed, windows must learn the turn ended.
+        o.onDidChangeSession(sessionId);
+      }
     }
   }
 

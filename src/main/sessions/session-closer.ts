@@ -52,12 +52,14 @@ export class SessionCloser {
     if (options.precondition && !options.precondition()) return Promise.resolve(false);
     const row = o.store.sessions.get(sessionId);
     if (!row) return Promise.reject(new AppError('not_found', `No session ${sessionId}`));
+    const alreadyEnded = row.state === 'ENDED' && !this.ctx.registry.get(sessionId);
+    // Written before anything else changes: if the store refuses it (a full disk), the close
+    // fails with the session as it was, still live and routable, instead of half taken out.
+    if (!alreadyEnded && row.state !== 'CLOSING' && row.state !== 'ENDED') transition(o.store.sessions, sessionId, 'CLOSING', reason, o.clock.now());
     const live = this.takeOut(sessionId);
     // A closed session stays closed: prompts still waiting end now instead of resuming it.
     if (!options.keepWaiting && this.deps.endWaiting(sessionId, reason)) o.onDidChangeSession(sessionId);
-    const now = o.clock.now();
-    if (row.state === 'ENDED' && !live) return Promise.resolve(true);
-    if (row.state !== 'CLOSING' && row.state !== 'ENDED') transition(o.store.sessions, sessionId, 'CLOSING', reason, now);
+    if (alreadyEnded) return Promise.resolve(true);
     o.onDidChangeSession(sessionId);
     const run = this.finishClose(sessionId, live, reason).finally(() => this.closing.delete(sessionId));
     this.closing.set(sessionId, run);
@@ -148,11 +150,17 @@ export class SessionCloser {
       const live = this.ctx.registry.get(sessionId);
       if (!live || live.broker !== broker) continue;
       this.takeOut(sessionId);
-      o.gate.cancelSession(sessionId, 'agent_exited');
-      if (!live.turn) {
-        o.log.append(sessionId, 'notice', { kind: 'agent_exited', text: `${broker.agent.name} exited; the next prompt restarts it.`, stderrTail: exit.stderrTail });
+      try {
+        o.gate.cancelSession(sessionId, 'agent_exited');
+        if (!live.turn) {
+          o.log.append(sessionId, 'notice', { kind: 'agent_exited', text: `${broker.agent.name} exited; the next prompt restarts it.`, stderrTail: exit.stderrTail });
+        }
+        this.endStored(sessionId, 'agent_exited');
+      } catch (err) {
+        // The store refused (a full disk): the session is out of the registry all the same,
+        // so its next prompt starts it again; the other sessions of this agent still get here.
+        o.logger.error('recording an agent exit failed', { session: sessionId, error: String(err) });
       }
-      this.endStored(sessionId, 'agent_exited');
     }
   }
 

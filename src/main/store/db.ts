@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { migrate } from './migrations';
+import { assertNotNewer, migrate } from './migrations';
 
 export type Db = Database.Database;
 
@@ -15,6 +15,13 @@ export interface OpenOptions {
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  try {
+    // Before anything writes (switching to WAL rewrites the header): a newer file stays as it was.
+    assertNotNewer(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

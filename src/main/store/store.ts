@@ -7,6 +7,7 @@ import { AgentsRepo } from './agents.repo';
 import { FoldersRepo } from './folders.repo';
 import { DraftsRepo } from './drafts.repo';
 import type { Disposable } from '../util/lifecycle';
+import { asStorageError } from './storage-errors';
 
 /** The host's SQLite database and its repositories. */
 export class Store implements Disposable {
@@ -28,8 +29,13 @@ export class Store implements Disposable {
     this.drafts = new DraftsRepo(db);
   }
 
+  /** Opens the file; a damaged, newer or unwritable one is refused with a StorageError that says what to do. */
   static open(file: string, options?: OpenOptions): Store {
-    return new Store(openDatabase(file, options));
+    try {
+      return new Store(openDatabase(file, options));
+    } catch (err) {
+      throw asStorageError(err, file) ?? err;
+    }
   }
 
   /** Closes the database. Idempotent. */

@@ -108,6 +108,12 @@ export class WsClient {
     return result.value as CommandResponse<C>;
   }
 
+  /** Calls `fn` after every event from now on; returns the unsubscribe. */
+  onEvent(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
   /** Resolves once an event (past or future) matches. */
   waitFor(event: string, match: (payload: Record<string, unknown>) => boolean, timeoutMs = 20_000): Promise<unknown> {
     const find = (): { payload: unknown } | undefined =>

@@ -5,7 +5,7 @@ import { ShortcutsSheet } from './components/keyboard/shortcuts-sheet';
 import { useShortcuts } from './components/keyboard/use-shortcuts';
 import { AgentLogPanel } from './components/agent-log-panel';
 import { Composer } from './components/composer/composer';
-import { ConnectionBanner } from './components/connection-banner';
+import { ConnectionBanner, StorageBanner } from './components/connection-banner';
 import { ErrorBoundary } from './components/error-boundary';
 import { LiveAnnouncer } from './components/live-announcer';
 import { Notices } from './components/notices';
@@ -60,6 +60,7 @@ export function App() {
   return (
     <div className="app">
       <ConnectionBanner />
+      <StorageBanner />
       <div className="app-body">
         <SessionSidebar onOpenSettings={openSettings} onOpenShortcuts={openShortcuts} />
         <main className="main">

@@ -1,3 +1,5 @@
+// First: zod's configuration must precede every schema the imports below create.
+import './lib/zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectToHost } from './api/get-api';

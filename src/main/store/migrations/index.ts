@@ -23,13 +23,25 @@ export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m00
 /** The schema this build writes: the last migration's number. */
 export const latestVersion = migrations.at(-1)?.version ?? 0;
 
-export function migrate(db: Database.Database, upTo = latestVersion): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > latestVersion) {
-    throw new Error(
-      `database schema version ${current} is newer than this Switchboard (${latestVersion}); upgrade Switchboard`,
-    );
+/** The database was written by a newer Switchboard: it is refused, never migrated down. */
+export class NewerDatabaseError extends Error {
+  constructor(
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(`database schema version ${found} is newer than this Switchboard (${known}); upgrade Switchboard`);
   }
+}
+
+/** Refuses a database of a newer Switchboard; returns its schema version. Writes nothing. */
+export function assertNotNewer(db: Database.Database): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > latestVersion) throw new NewerDatabaseError(current, latestVersion);
+  return current;
+}
+
+export function migrate(db: Database.Database, upTo = latestVersion): number {
+  const current = assertNotNewer(db);
   for (const m of migrations) {
     if (m.version <= current || m.version > upTo) continue;
     db.transaction(() => {

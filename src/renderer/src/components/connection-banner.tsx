@@ -12,3 +12,14 @@ export function ConnectionBanner() {
     </div>
   );
 }
+
+/** The host cannot save (disk full, data folder unwritable): an alert until saving works again. */
+export function StorageBanner() {
+  const problem = useAppStore(hostSelectors.storageProblem);
+  if (!problem) return null;
+  return (
+    <div className="connection-banner storage-banner" role="alert" aria-label="Cannot save">
+      {problem}
+    </div>
+  );
+}

@@ -5,9 +5,29 @@ import { MarkdownBlockSplitter, type BlockSplit } from '../../lib/markdown-block
 
 const plugins = [remarkGfm];
 
+/**
+ * Only absolute http(s) and mailto links are links. Anything else an agent writes
+ * (`javascript:`, `data:`, `vbscript:`, a path into this very app) is shown as its text: not
+ * clickable at all, rather than an empty `href` that would open the app again in a new tab.
+ */
+export function isSafeHref(href: string | undefined): boolean {
+  if (!href) return false;
+  try {
+    return ['http:', 'https:', 'mailto:'].includes(new URL(href).protocol);
+  } catch {
+    return false; // relative, or not a URL
+  }
+}
+
+const NOT_OPENED = 'Link not opened: only http(s) and mailto links are';
+
 // Links open outside the app window (the host's navigation guard decides what is allowed).
 const components: Components = {
-  a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noreferrer noopener" />,
+  a: ({ node: _node, href, ...props }) =>
+    isSafeHref(href) ? <a {...props} href={href} target="_blank" rel="noreferrer noopener" /> : <span className="unsafe-link" title={NOT_OPENED}>{props.children}</span>,
+  // An image whose address was refused is its alt text, not an <img src=""> that loads this page again.
+  img: ({ node: _node, src, alt, ...props }) =>
+    typeof src === 'string' && /^https?:/i.test(src) && isSafeHref(src) ? <img {...props} src={src} alt={alt} /> : <span className="unsafe-link" title={NOT_OPENED}>{alt}</span>,
 };
 
 /**

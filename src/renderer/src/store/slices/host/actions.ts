@@ -1,4 +1,4 @@
-import type { CommandRequest, WireError } from '../../../../../shared/contract';
+import type { CommandRequest, StorageStatusT, WireError } from '../../../../../shared/contract';
 import type { ConnectionStatus } from '../../../api/connection';
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
@@ -6,6 +6,7 @@ import type { StoreDeps } from '../../deps';
 export interface HostActions {
   loadHostInfo(): Promise<void>;
   setConnection(status: ConnectionStatus): void;
+  storageChanged(status: StorageStatusT): void;
   /** Returns the host's validation error, if any, for the form to show. */
   saveSettings(patch: CommandRequest<'settings:update'>): Promise<WireError | undefined>;
   loadRules(sessionId: string): Promise<WireError | undefined>;
@@ -22,6 +23,10 @@ export function createHostActions(set: SetState, get: GetState, deps: StoreDeps)
 
     setConnection(connection) {
       if (get().connection !== connection) set({ connection });
+    },
+
+    storageChanged(storage) {
+      set({ storage });
     },
 
     async saveSettings(patch) {

@@ -1,4 +1,4 @@
-import type { HostInfoT, PermissionRuleT, SettingsT } from '../../../../../shared/contract';
+import type { HostInfoT, PermissionRuleT, SettingsT, StorageStatusT } from '../../../../../shared/contract';
 import type { ConnectionStatus } from '../../../api/connection';
 
 export interface HostState {
@@ -8,6 +8,8 @@ export interface HostState {
   /** Remembered permission rules of `rulesSessionId` (loaded when Settings opens). */
   rules: readonly PermissionRuleT[];
   rulesSessionId: string | undefined;
+  /** The host cannot save (disk full, folder unwritable): shown until it says saving works again. */
+  storage: StorageStatusT;
 }
 
 export const hostInitialState: HostState = {
@@ -16,4 +18,5 @@ export const hostInitialState: HostState = {
   connection: 'connecting',
   rules: [],
   rulesSessionId: undefined,
+  storage: { ok: true },
 };

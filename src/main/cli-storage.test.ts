@@ -1,0 +1,75 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { latestVersion } from './store/migrations';
+import { testCleanups } from './test-support/cleanups';
+import { Store } from './store/store';
+import { runCli } from './test-support/serve-process';
+
+/**
+ * Issue 13: `serve` on a database it must not use refuses to start, says which file and what
+ * to do, exits 3, and leaves the file exactly as it was: never migrated down, never replaced.
+ */
+
+const cleanups = testCleanups();
+const dataDir = (): string => cleanups.dataDir();
+
+describe('serve refuses a database it must not use', () => {
+  it('written by a newer Switchboard: refused with the versions, never migrated down', async () => {
+    const dir = dataDir();
+    const file = join(dir, 'switchboard.db');
+    const db = new Database(file);
+    db.exec('CREATE TABLE from_the_future (x)');
+    db.pragma(`user_version = ${latestVersion + 3}`);
+    db.close();
+    const bytes = readFileSync(file);
+
+    const run = await runCli(['serve', '--port', '0', '--data-dir', dir]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).not.toContain('Switchboard ready');
+    expect(run.stderr).toContain(
+      `switchboard: The database ${file} was written by a newer version of Switchboard (schema ${latestVersion + 3}; this version knows up to ${latestVersion}). It has not been changed`,
+    );
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it('damaged: reported with the path and what to do (move it aside or restore a backup), never replaced', async () => {
+    const dir = dataDir();
+    const file = join(dir, 'switchboard.db');
+    const garbage = Buffer.from('this is not a SQLite database, whatever its name says\n'.repeat(200));
+    writeFileSync(file, garbage);
+
+    const run = await runCli(['serve', '--port', '0', '--data-dir', dir]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(new RegExp(`^switchboard: The database ${file.replaceAll('/', '\\/')} is damaged \\(file is not a database\\)\\. Switchboard has not changed or replaced it\\.`));
+    expect(run.stderr).toMatch(/move it aside .* or restore it from a backup/);
+    expect(readFileSync(file).equals(garbage)).toBe(true);
+  });
+
+  it('a database whose pages are damaged past its header is refused the same way', async () => {
+    const dir = dataDir();
+    const file = join(dir, 'switchboard.db');
+    // A real store (closed, so all of it is in the main file), then every page after the
+    // first overwritten: the header and schema still say SQLite, the tables are garbage.
+    Store.open(file).dispose();
+    const bytes = readFileSync(file);
+    expect(bytes.length).toBeGreaterThan(4 * 4096);
+    bytes.fill(0xa5, 4096);
+    writeFileSync(file, bytes);
+
+    const run = await runCli(['serve', '--port', '0', '--data-dir', dir]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^switchboard: The database .*switchboard\.db is damaged \(.*malformed.*\)\. Switchboard has not changed or replaced it\./);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it('a data folder that cannot be created or written: named, with exit 3', async () => {
+    const dir = dataDir();
+    const blocker = join(dir, 'a-file');
+    writeFileSync(blocker, 'not a folder');
+    const run = await runCli(['serve', '--port', '0', '--data-dir', join(blocker, 'data')]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(new RegExp(`^switchboard: Switchboard cannot write to ${join(blocker, 'data').replaceAll('/', '\\/')} \\(.*ENOTDIR`));
+  });
+});
