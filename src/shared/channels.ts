@@ -31,6 +31,7 @@ export const commandNameList = [
   'sessions:delete',
   'agents:login',
   'agents:signin',
+  'sessions:configure',
 ] as const;
 
 export const eventNameList = [
@@ -43,6 +44,7 @@ export const eventNameList = [
   'agents:progress',
   'agent:log',
   'session:deleted',
+  'session:controls',
 ] as const;
 
 export const channelPrefix = 'sb:';

@@ -7,10 +7,12 @@
 import { z } from 'zod';
 import { WireErrorDetails, ErrorCode } from './errors';
 import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './agents';
+import { ControlTarget, SessionControls } from './session-controls';
 import { AuthRequest, PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
 
 export * from './events';
 export * from './agents';
+export * from './session-controls';
 export { ErrorCode, WireErrorDetails } from './errors';
 
 export const SessionId = z.uuid();
@@ -122,6 +124,8 @@ export const SwitchResult = z.object({
   running: z.boolean(),
   lastSeq: z.number().int().nonnegative(),
   pendingPermissions: z.array(PermissionView),
+  /** Modes, models, options and usage as last stored; absent when the agent sent none. */
+  controls: SessionControls.optional(),
 });
 
 export const TranscriptPage = z
@@ -247,6 +251,17 @@ export const AuthenticateResult = z.object({
   message: z.string(),
 });
 
+/** Changes one of the session header's controls (`session/set_mode`, `set_model`, `set_config_option`). */
+export const SetControl = z
+  .object({
+    sessionId: SessionId,
+    target: ControlTarget,
+    value: z.union([z.string().min(1), z.boolean()]),
+  })
+  .strict();
+
+export const SessionControlsEvent = z.object({ sessionId: SessionId, controls: SessionControls });
+
 export const commands = {
   'host:info': { req: Empty, res: HostInfo },
   'sessions:list': { req: Empty, res: z.array(SessionView) },
@@ -281,6 +296,11 @@ export const commands = {
   'agents:login': { req: z.object({ sessionId: SessionId, methodId: z.string().min(1) }).strict(), res: Ok },
   /** Sign in to an agent from Settings (a probe of it runs `authenticate`, or a variable is stored for it). */
   'agents:signin': { req: AgentSignIn, res: AuthenticateResult },
+  /**
+   * Sets a mode, model or config option on the session's agent (started first if it sleeps);
+   * the choice becomes the agent's default for new sessions. Answers the stored controls.
+   */
+  'sessions:configure': { req: SetControl, res: SessionControls },
 } as const;
 
 export const events = {
@@ -305,6 +325,8 @@ export const events = {
    * `dropped` lines did not fit the batch's bound (the log file has them).
    */
   'agent:log': z.object({ sessionId: SessionId, entries: z.array(AgentLogEntry), dropped: z.number().int().nonnegative() }),
+  /** A session's modes, models, options or usage changed: to every window watching it. */
+  'session:controls': SessionControlsEvent,
 } as const;
 
 export type Commands = typeof commands;
@@ -331,6 +353,7 @@ export type SwitchResultT = z.output<typeof SwitchResult>;
 export type EventPageT = z.output<typeof EventPage>;
 export type AgentLogT = z.output<typeof AgentLog>;
 export type AuthenticateT = z.output<typeof Authenticate>;
+export type SetControlT = z.output<typeof SetControl>;
 
 export const commandNames = Object.keys(commands) as CommandName[];
 export const eventNames = Object.keys(events) as EventName[];
@@ -384,5 +407,6 @@ export const WsFrame = z.union([
   eventFrame('agents:progress'),
   eventFrame('agent:log'),
   eventFrame('session:deleted'),
+  eventFrame('session:controls'),
 ]);
 export type WsFrameT = z.output<typeof WsFrame>;

@@ -181,6 +181,18 @@ export class Broker {
     params: acp.AgentRequestParamsByMethod[M],
     timeoutMs?: number,
   ): Promise<acp.AgentRequestResponsesByMethod[M]> {
+    return this.send(method, params, timeoutMs) as Promise<acp.AgentRequestResponsesByMethod[M]>;
+  }
+
+  /**
+   * A request by a method name the SDK does not list (an unstable one such as
+   * `session/set_model`): sent as is, its answer unchecked (the caller parses it).
+   */
+  requestUnlisted(method: string, params: Record<string, unknown>, timeoutMs?: number): Promise<unknown> {
+    return this.send(method, params, timeoutMs);
+  }
+
+  private send(method: string, params: unknown, timeoutMs: number | undefined): Promise<unknown> {
     if (!this.isAlive) return Promise.reject(this.exitError());
     if (!timeoutMs) return this.conn.agent.request(method, params).catch((err: unknown) => this.failure(err));
     const abort = new AbortController();

@@ -99,6 +99,7 @@ export function createHandlers(h: HostParts): Handlers {
       await service.delete(p.sessionId);
       return { ok: true as const };
     },
+    'sessions:configure': (p) => service.configure(p.sessionId, p.target, p.value),
     'agents:login': (p) => {
       const row = service.row(p.sessionId);
       const method = service.view(row).auth?.methods.find((m) => m.id === p.methodId);

@@ -26,7 +26,7 @@ import { DataDirLock } from './data-dir-lock';
 import { createDispatcher } from './dispatch';
 import { createHandlers } from './handlers';
 import { dataPaths } from './paths';
-import { DEFAULT_SETTINGS, normaliseSettings } from './settings';
+import { DEFAULT_SETTINGS, normaliseSettings, storedSettings } from './settings';
 
 export interface HostOptions {
   /** How a sign-in command opens in a terminal (tests); default: the machine's, desktop app only. */
@@ -97,7 +97,7 @@ export class SessionHost implements HostPort {
     const clock = options.clock ?? systemClock;
     this.log = options.log;
     this.store = Store.open(paths.database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-    this.current = { ...DEFAULT_SETTINGS, ...normaliseSettings(this.store.settings.all() as Partial<SettingsT>), ...normaliseSettings(options.settings ?? {}) };
+    this.current = { ...DEFAULT_SETTINGS, ...normaliseSettings(storedSettings(this.store.settings.all())), ...normaliseSettings(options.settings ?? {}) };
 
     const detector = new AgentDetector(options.detectionEnv ?? process.env);
     this.catalogue = new AgentCatalogue({
@@ -160,6 +160,7 @@ export class SessionHost implements HostPort {
       agent: (id) => this.catalogue.resolve(id),
       storeAgentSecret: (agentId, name, value) => this.catalogue.storeSecret(agentId, name, value),
       onDidChangeSession: (id) => this.changed(id),
+      onDidChangeControls: (id, controls) => this.sendToWatchers(id, 'session:controls', { sessionId: id, controls }),
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       closeTimeoutMs: 2_000,
       timers: this.timers,

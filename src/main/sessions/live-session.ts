@@ -7,6 +7,11 @@ export interface LiveSessionHooks {
   /** Stores an event the agent sent (synchronously: order is everything here). */
   record(sessionId: string, event: MappedEvent): void;
   permission(sessionId: string, request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  /**
+   * Takes an update that changes the session's modes, models, options or usage (they are
+   * session state, kept during a replay too); false for any other update.
+   */
+  controls?(sessionId: string, update: acp.SessionUpdate): boolean;
 }
 
 /**
@@ -90,6 +95,7 @@ export class LiveSession implements SessionSink {
     if (this.detached) return;
     const update = notification.update;
     if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') this.rememberToolCall(update);
+    if (this.hooks.controls?.(this.id, update)) return;
     if (this.replaying && !isStateUpdate(update)) return;
     const event = mapUpdate(update);
     if (event) this.hooks.record(this.id, event);

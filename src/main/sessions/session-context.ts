@@ -1,3 +1,4 @@
+import type { SessionControls } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
@@ -8,6 +9,7 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import type { TimerQueue } from '../util/timer-queue';
+import { SessionControlsKeeper } from './session-controls';
 import { SessionRegistry } from './session-registry';
 import type { Watchers } from './watchers';
 
@@ -28,6 +30,8 @@ export interface SessionServiceOptions {
   storeAgentSecret(agentId: string, name: string, value: string): void;
   /** A session's view changed: tell every window. */
   onDidChangeSession(sessionId: string): void;
+  /** A session's modes, models, options or usage changed: tell the windows watching it. */
+  onDidChangeControls?(sessionId: string, controls: SessionControls): void;
   requestTimeoutMs: number;
   closeTimeoutMs: number;
   /** The host's one timer (the Stop deadline rides on it). */
@@ -44,9 +48,13 @@ export interface SessionServiceOptions {
  */
 export class SessionContext {
   readonly registry = new SessionRegistry();
+  /** Modes, models, options and usage of every session (stored on its row). */
+  readonly controls: SessionControlsKeeper;
   private stopping = false;
 
-  constructor(readonly o: SessionServiceOptions) {}
+  constructor(readonly o: SessionServiceOptions) {
+    this.controls = new SessionControlsKeeper(this);
+  }
 
   /** Quit has begun: nothing new starts. */
   get isStopping(): boolean {

@@ -1,4 +1,4 @@
-import type { SessionViewT, SwitchResultT } from '../../shared/contract';
+import type { SessionControls, SessionViewT, SwitchResultT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { authRequestOf, displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
 import { isAuthStatus, rootHint } from './auth-request';
@@ -24,6 +24,10 @@ function progressOf(turnStartedAt: number | undefined, lastAgentActivityAt: numb
     ...(turnStartedAt === undefined ? {} : { turnStartedAt }),
     ...(lastAgentActivityAt === undefined ? {} : { lastAgentActivityAt }),
   };
+}
+
+function optionalControls(controls: SessionControls | undefined): { controls?: SessionControls } {
+  return controls ? { controls } : {};
 }
 
 /**
@@ -98,6 +102,7 @@ export class SessionRouting {
       running: this.deps.isRunning(sessionId),
       lastSeq: o.log.committedSeq(sessionId),
       pendingPermissions: o.gate.pendingFor(sessionId),
+      ...optionalControls(this.ctx.controls.get(sessionId)),
     };
     if (fromSessionId && fromSessionId !== sessionId) this.unwatch(clientId, fromSessionId);
     return result;
@@ -143,6 +148,7 @@ export class SessionRouting {
         live.noteActivity(o.clock.now());
         return o.gate.request(id, req, signal);
       },
+      controls: (id, update) => this.ctx.controls.onUpdate(id, update),
     });
     let added = false;
     try {
@@ -163,6 +169,7 @@ export class SessionRouting {
       });
       if (live.isDetached) throw new AppError('invalid_state', 'The session was closed while it started');
       o.store.sessions.setAcpSessionId(row.id, started.acpSessionId, o.clock.now());
+      this.ctx.controls.started(row.id, started.answer);
       // A sign-in asked for while starting is done once a session started.
       if (authRequestOf(this.ctx.row(row.id)).auth?.during === 'start') {
         o.store.sessions.setAuthRequest(row.id, null, o.clock.now());
@@ -172,6 +179,8 @@ export class SessionRouting {
       }
       transition(o.store.sessions, row.id, o.watchers.count(row.id) > 0 ? 'ACTIVE' : 'DETACHED', started.mode, o.clock.now());
       o.onDidChangeSession(row.id);
+      // Before the first prompt goes out (it waits for this start): the person's last choices.
+      if (started.mode === 'new') await this.ctx.controls.applyDefaults(live, row.agent_id);
       return live;
     } catch (err) {
       // A close (or the crash handler) that took the session out of the registry meanwhile

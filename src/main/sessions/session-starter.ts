@@ -33,7 +33,7 @@ export async function startAgentSession(
   row: SessionRow,
   agent: AgentDefinition,
   o: StartOptions,
-): Promise<{ broker: Broker; acpSessionId: string; mode: StartMode }> {
+): Promise<{ broker: Broker; acpSessionId: string; mode: StartMode; answer: unknown }> {
   const broker = await o.pool.acquire(row.id, agent, { retry: o.retry });
   const caps = broker.capabilities;
   const known = row.acp_session_id;
@@ -41,8 +41,8 @@ export async function startAgentSession(
   if (known && caps.sessionCapabilities?.resume) {
     live.bind(broker, known);
     try {
-      await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers: [] }, o.requestTimeoutMs);
-      return { broker, acpSessionId: known, mode: 'resumed' };
+      const answer = await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers: [] }, o.requestTimeoutMs);
+      return { broker, acpSessionId: known, mode: 'resumed', answer };
     } catch (err) {
       live.unbind();
       if (!broker.isAlive) throw broker.exitError();
@@ -54,8 +54,8 @@ export async function startAgentSession(
     live.replaying = true;
     live.bind(broker, known);
     try {
-      await broker.request(acp.methods.agent.session.load, { sessionId: known, cwd: row.cwd, mcpServers: [] }, o.requestTimeoutMs);
-      return { broker, acpSessionId: known, mode: 'loaded' };
+      const answer = await broker.request(acp.methods.agent.session.load, { sessionId: known, cwd: row.cwd, mcpServers: [] }, o.requestTimeoutMs);
+      return { broker, acpSessionId: known, mode: 'loaded', answer };
     } catch (err) {
       live.unbind();
       if (!broker.isAlive) throw broker.exitError();
@@ -88,7 +88,9 @@ export async function startAgentSession(
   // prompts queued while a brand-new session starts are not an earlier conversation.
   const seeded = known !== null || o.events.countOfKind(row.id, 'turn_started') > 0;
   if (seeded) live.seed = buildSeed(o.events, row.id);
-  return { broker, acpSessionId: res.sessionId, mode: seeded ? 'recreated' : 'new' };
+  // The whole answer: its `modes`, `configOptions` and the unstable `models` (which the SDK
+  // does not name) become the session's controls.
+  return { broker, acpSessionId: res.sessionId, mode: seeded ? 'recreated' : 'new', answer: res };
 }
 
 /** An agent session nobody will use (timed out, or closed while starting): drop what is held, ask the agent to close it. */

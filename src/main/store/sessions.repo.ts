@@ -18,6 +18,8 @@ export interface SessionRow {
   archived_at: number | null;
   /** JSON of the `AuthRequest` the agent waits on; null when none. */
   auth_request: string | null;
+  /** JSON of the `SessionControls` last known (modes, models, options, usage); null when none. */
+  controls: string | null;
 }
 
 /**
@@ -72,6 +74,9 @@ export class SessionsRepo {
       count: db.prepare(`SELECT COUNT(*) AS n FROM sessions`),
       setArchived: db.prepare(`UPDATE sessions SET archived_at = ?, updated_at = ? WHERE id = ?`),
       setAuth: db.prepare(`UPDATE sessions SET auth_request = ?, updated_at = ? WHERE id = ?`),
+      // Not `updated_at`: the view (which that orders) does not carry the controls.
+      getControls: db.prepare(`SELECT controls FROM sessions WHERE id = ?`),
+      setControls: db.prepare(`UPDATE sessions SET controls = ? WHERE id = ?`),
       remove: db.transaction((id: string) => {
         // Explicit, not left to ON DELETE CASCADE: a foreign-key-less copy of the file still ends clean.
         for (const table of ['events', 'prompts', 'permissions', 'permission_rules']) {
@@ -136,6 +141,16 @@ export class SessionsRepo {
 
   setAuthRequest(id: string, request: AuthRequest | null, now: number): void {
     this.stmts.setAuth.run(request === null ? null : JSON.stringify(request), now, id);
+  }
+
+  /** The stored controls' JSON (see `SessionControls`), or undefined. */
+  controlsJson(id: string): string | undefined {
+    const row = this.stmts.getControls.get(id) as { controls: string | null } | undefined;
+    return row?.controls ?? undefined;
+  }
+
+  setControlsJson(id: string, json: string): void {
+    this.stmts.setControls.run(json, id);
   }
 
   /** Removes the session with its transcript, prompts and permission records, in one transaction. */

@@ -5,6 +5,7 @@ import { m0003 } from './0003-permissions';
 import { m0004 } from './0004-settings';
 import { m0005 } from './0005-agents';
 import { m0006 } from './0006-archive-auth';
+import { m0009 } from './0009-session-controls';
 
 export interface Migration {
   version: number;
@@ -13,13 +14,16 @@ export interface Migration {
 }
 
 /** Forward only, in order; each runs in its own transaction with `user_version`. */
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006];
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0009];
 
-export function migrate(db: Database.Database, upTo = migrations.length): number {
+/** The schema this build writes: the last migration's number (numbers are given out per change). */
+export const latestVersion = migrations.at(-1)?.version ?? 0;
+
+export function migrate(db: Database.Database, upTo = latestVersion): number {
   const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > migrations.length) {
+  if (current > latestVersion) {
     throw new Error(
-      `database schema version ${current} is newer than this Switchboard (${migrations.length}); upgrade Switchboard`,
+      `database schema version ${current} is newer than this Switchboard (${latestVersion}); upgrade Switchboard`,
     );
   }
   for (const m of migrations) {
