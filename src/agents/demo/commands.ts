@@ -5,7 +5,7 @@
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 
-export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext'] as const;
+export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'mode', 'usage'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const specs: Record<CommandName, { description: string; hint?: string }> = {
@@ -21,6 +21,8 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   crash: { description: 'Exit the agent process with code 1 mid-turn' },
   history: { description: 'Count the earlier prompts of this session' },
   ext: { description: 'Send the client an extension notification and a request it does not know' },
+  mode: { description: 'Switch the mode from the agent side (ask, code, bypass)', hint: 'mode id' },
+  usage: { description: 'Report token usage and cost for this turn and the session' },
 };
 
 export const availableCommands: AvailableCommand[] = COMMAND_NAMES.map((name) => {
