@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useAppStore } from '../store/context';
 import { sessionsSelectors } from '../store/slices/sessions/selectors';
+import { SessionControlsBar } from './session-controls';
 
 /** Delete asks first: it removes the transcript for good. */
 function DeleteConfirm({ onDelete, onCancel }: { onDelete: () => void; onCancel: () => void }) {
@@ -53,6 +54,7 @@ export function SessionHeader() {
             {session.cwd}
           </span>
         </p>
+        <SessionControlsBar sessionId={session.id} agentName={agent} />
       </div>
       <div className="session-header-actions">
         <button

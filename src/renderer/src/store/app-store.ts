@@ -16,8 +16,18 @@ import { transcriptInitialState, type TranscriptState } from './slices/transcrip
 import { createTranscriptActions, type TranscriptActions } from './slices/transcript/actions';
 import { agentLogInitialState, type AgentLogState } from './slices/agent-log/initial-state';
 import { createAgentLogActions, type AgentLogActions } from './slices/agent-log/actions';
+import { controlsInitialState, type ControlsState } from './slices/controls/initial-state';
+import { createControlsActions, type ControlsActions } from './slices/controls/actions';
 
-export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentsState & AgentLogState & LifecycleState;
+export type AppState = SessionsState &
+  TranscriptState &
+  PermissionsState &
+  HostState &
+  ComposerState &
+  AgentsState &
+  AgentLogState &
+  LifecycleState &
+  ControlsState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -25,7 +35,8 @@ export type AppActions = SessionsActions &
   ComposerActions &
   AgentsActions &
   AgentLogActions &
-  LifecycleActions;
+  LifecycleActions &
+  ControlsActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -42,6 +53,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...agentsInitialState,
     ...agentLogInitialState(deps.silenceAfterMs),
     ...lifecycleInitialState,
+    ...controlsInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -50,5 +62,6 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createAgentsActions(set, get, deps),
     ...createAgentLogActions(set, get, deps),
     ...createLifecycleActions(set, get, deps),
+    ...createControlsActions(set, get, deps),
   }));
 }

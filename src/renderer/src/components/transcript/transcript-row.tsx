@@ -6,6 +6,7 @@ import { composerSelectors } from '../../store/slices/composer/selectors';
 import { describeResolution, toolKindLabel } from './describe';
 import { Markdown } from './markdown';
 import { ToolCard } from './tool-card';
+import { turnUsageText } from '../../lib/usage-format';
 
 const ERROR_TITLE: Partial<Record<ErrorCode, string>> = {
   crash_loop: 'The agent keeps crashing',
@@ -127,6 +128,12 @@ export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: 
       return (
         <p className="row-stopped" role="note">
           {row.text}
+        </p>
+      );
+    case 'usage':
+      return (
+        <p className="row-usage" role="note" aria-label="Turn usage">
+          {turnUsageText(row.usage)}
         </p>
       );
     case 'error':
