@@ -53,6 +53,8 @@ export type DemoAgent = {
 
 export function createDemoAgent({ store, log, crash, auth, env, writeLine, startMode }: DemoAgentDeps): DemoAgent {
   const live = new Map<string, LiveSession>();
+  /** The client takes boolean config options (its `initialize` said so). */
+  let booleanOptions = false;
 
   const goLive = (meta: SessionMeta, cwd: string): LiveSession => {
     const existing = live.get(meta.sessionId);
@@ -67,7 +69,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
       promptCount: meta.promptCount,
       journal: new SessionJournal(store, meta.sessionId),
       turn: undefined,
-      settings: defaultSettings(startMode),
+      settings: defaultSettings(startMode, booleanOptions),
       usageTurns: 0,
     };
     live.set(session.id, session);
@@ -103,6 +105,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
     .agent({ name: 'demo-agent' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       log.info('initialize', { clientProtocolVersion: params.protocolVersion, clientInfo: params.clientInfo });
+      booleanOptions = Boolean(params.clientCapabilities?.session?.configOptions?.boolean);
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {

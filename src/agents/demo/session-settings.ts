@@ -32,12 +32,15 @@ const VERBOSITY_VALUES = [
   { value: 'chatty', name: 'Chatty' },
 ];
 
-/** What one demo session is set to. */
-export type DemoSettings = { modeId: string; modelId: string; verbosity: string };
+/** A boolean option, offered only to a client that advertises `session.configOptions.boolean` (ACP asks so). */
+export const THINK_ID = 'think-aloud';
 
-export function defaultSettings(startMode: string | undefined): DemoSettings {
+/** What one demo session is set to; `booleans`: the client takes boolean options. */
+export type DemoSettings = { modeId: string; modelId: string; verbosity: string; thinkAloud: boolean; readonly booleans: boolean };
+
+export function defaultSettings(startMode: string | undefined, booleans: boolean): DemoSettings {
   const modeId = DEMO_MODES.some((m) => m.id === startMode) ? (startMode as string) : DEFAULT_MODE;
-  return { modeId, modelId: DEFAULT_MODEL, verbosity: 'normal' };
+  return { modeId, modelId: DEFAULT_MODEL, verbosity: 'normal', thinkAloud: false, booleans };
 }
 
 export function modeState(s: DemoSettings): SessionModeState {
@@ -45,7 +48,9 @@ export function modeState(s: DemoSettings): SessionModeState {
 }
 
 export function configOptions(s: DemoSettings): SessionConfigOption[] {
-  return [{ id: VERBOSITY_ID, name: 'Verbosity', description: 'How much the demo agent says', type: 'select', currentValue: s.verbosity, options: VERBOSITY_VALUES }];
+  const verbosity: SessionConfigOption = { id: VERBOSITY_ID, name: 'Verbosity', description: 'How much the demo agent says', type: 'select', currentValue: s.verbosity, options: VERBOSITY_VALUES };
+  if (!s.booleans) return [verbosity];
+  return [verbosity, { id: THINK_ID, name: 'Think aloud', description: 'An on/off option with no effect: shows how a client sets one', type: 'boolean', currentValue: s.thinkAloud }];
 }
 
 /**
@@ -76,6 +81,11 @@ export function setModel(s: DemoSettings, modelId: string): void {
 
 /** Applies `session/set_config_option`; answers with every option, as ACP asks. */
 export function setConfigOption(s: DemoSettings, configId: string, value: unknown): SessionConfigOption[] {
+  if (configId === THINK_ID && s.booleans) {
+    if (typeof value !== 'boolean') throw acp.RequestError.invalidParams({ value }, 'Think aloud is on or off');
+    s.thinkAloud = value;
+    return configOptions(s);
+  }
   if (configId !== VERBOSITY_ID) throw acp.RequestError.invalidParams({ configId }, `Unknown config option ${configId}`);
   if (typeof value !== 'string' || !VERBOSITY_VALUES.some((v) => v.value === value)) {
     throw acp.RequestError.invalidParams({ value }, `Verbosity must be one of ${VERBOSITY_VALUES.map((v) => v.value).join(', ')}`);

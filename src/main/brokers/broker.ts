@@ -6,6 +6,7 @@ import type { AgentDefinition } from './agent-definition';
 import { AgentLogFeed } from './agent-log';
 import { AgentProcess, type AgentProcessOptions, type BrokerExit } from './agent-process';
 import { clientCapabilities, type ClientRequestHandlers } from './client-handlers';
+import { configOptionHandlers } from './config-options';
 import { fsHandlers } from './fs-handlers';
 import { SessionRouter, type SessionSink } from './session-router';
 import { fastPathStream } from './ingest-fast-path';
@@ -89,7 +90,7 @@ export class Broker {
       },
     });
     this.exited = this.process.exited;
-    this.handlers = [fsHandlers((acpSessionId) => this.router.sinkFor(acpSessionId))];
+    this.handlers = [fsHandlers((acpSessionId) => this.router.sinkFor(acpSessionId)), configOptionHandlers];
 
     const app = acp
       .client({ name: 'switchboard' })

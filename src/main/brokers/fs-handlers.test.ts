@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/temp-dir';
 import { clientCapabilities } from './client-handlers';
+import { configOptionHandlers } from './config-options';
 import { fsHandlers } from './fs-handlers';
 
 /** Runs `op` as an in-process agent talking to a client that has only the fs handlers. */
@@ -49,5 +50,13 @@ describe('fs/* client request handlers', () => {
 
   it('advertises fs read and write, and no terminal, in the client capabilities', () => {
     expect(clientCapabilities([fsHandlers(() => undefined)])).toEqual({ fs: { readTextFile: true, writeTextFile: true }, terminal: false });
+  });
+
+  it('advertises boolean session config options beside them (the header shows them as a checkbox)', () => {
+    expect(clientCapabilities([fsHandlers(() => undefined), configOptionHandlers])).toEqual({
+      fs: { readTextFile: true, writeTextFile: true },
+      terminal: false,
+      session: { configOptions: { boolean: {} } },
+    });
   });
 });

@@ -42,7 +42,11 @@ describe('modes, models and config options', () => {
     expect(mode(pushed)).toBe('ask');
     expect(model(pushed)).toBe('demo-fast');
     expect(pushed.models?.availableModels.map((m) => m.modelId)).toEqual(['demo-fast', 'demo-smart', 'demo-offline']);
-    expect(pushed.configOptions).toEqual([expect.objectContaining({ id: 'verbosity', name: 'Verbosity', type: 'select', currentValue: 'normal' })]);
+    expect(pushed.configOptions).toEqual([
+      expect.objectContaining({ id: 'verbosity', name: 'Verbosity', type: 'select', currentValue: 'normal' }),
+      // Offered because the host advertises boolean options in `initialize`.
+      expect.objectContaining({ id: 'think-aloud', name: 'Think aloud', type: 'boolean', currentValue: false }),
+    ]);
 
     await h.restart();
     const again = await h.window().call('sessions:switch', { sessionId: id });
@@ -61,9 +65,12 @@ describe('modes, models and config options', () => {
     expect(model(afterModel)).toBe('demo-smart');
     const afterOption = await w.call('sessions:configure', { sessionId: id, target: { kind: 'option', configId: 'verbosity' }, value: 'chatty' });
     expect(verbosity(afterOption)).toBe('chatty');
+    const afterSwitch = await w.call('sessions:configure', { sessionId: id, target: { kind: 'option', configId: 'think-aloud' }, value: true });
+    expect(afterSwitch.configOptions?.find((o) => o.id === 'think-aloud')?.currentValue).toBe(true);
     // Every change was pushed to the watching window, in order.
-    const last = await controlsWhere(w, id, (c) => verbosity(c) === 'chatty');
-    expect(last.rev).toBe(afterOption.rev);
+    const last = await controlsWhere(w, id, (c) => c.configOptions?.find((o) => o.id === 'think-aloud')?.currentValue === true);
+    expect(last.rev).toBe(afterSwitch.rev);
+    expect(verbosity(last)).toBe('chatty');
     expect(mode(last)).toBe('code');
   });
 

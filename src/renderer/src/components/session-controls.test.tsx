@@ -53,6 +53,13 @@ describe('session header controls', () => {
     expect(html).not.toContain('mode-warning');
   });
 
+  it('shows an on/off option as a checkbox named after it', () => {
+    const html = header({
+      controlsById: new Map([[SID, controls({ configOptions: [{ id: 'think', name: 'Think aloud', type: 'boolean', currentValue: true }] })]]),
+    });
+    expect(html).toMatch(/<label class="session-control"><input type="checkbox" checked=""\/><span class="session-control-label">Think aloud<\/span><\/label>/);
+  });
+
   it('marks a mode that skips permission prompts in the list', () => {
     const html = selectNamed(header({ controlsById: new Map([[SID, controls()]]) }), 'Mode');
     expect(html).toContain('⚠ Bypass permissions (skips all permission prompts)');
