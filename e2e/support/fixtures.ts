@@ -35,7 +35,7 @@ export { expect };
 
 export const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
 export const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sessions' });
-export const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+export const messageBox = (page: Page) => page.getByRole('combobox', { name: 'Message' });
 
 export async function openApp(page: Page, url: string): Promise<void> {
   await page.goto(url);

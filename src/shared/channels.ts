@@ -31,6 +31,7 @@ export const commandNameList = [
   'sessions:delete',
   'agents:login',
   'agents:signin',
+  'files:search',
   'sessions:configure',
 ] as const;
 

@@ -7,11 +7,13 @@
 import { z } from 'zod';
 import { WireErrorDetails, ErrorCode } from './errors';
 import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './agents';
+import { FileMatches, PromptBlocks, PromptCapabilities, SearchFiles } from './prompt';
 import { ControlTarget, SessionControls } from './session-controls';
-import { AuthRequest, PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
+import { AuthRequest, AvailableCommand, PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
 
 export * from './events';
 export * from './agents';
+export * from './prompt';
 export * from './session-controls';
 export { ErrorCode, WireErrorDetails } from './errors';
 
@@ -54,6 +56,8 @@ export const SessionView = z.object({
   auth: AuthRequest.optional(),
   /** When the person archived it: hidden from the list, shown under Archived. */
   archivedAt: z.number().optional(),
+  /** What the running agent takes in a prompt (its `initialize` answer); absent until it has started. */
+  promptCapabilities: PromptCapabilities.optional(),
 });
 
 export const PermissionView = z.object({
@@ -124,6 +128,8 @@ export const SwitchResult = z.object({
   running: z.boolean(),
   lastSeq: z.number().int().nonnegative(),
   pendingPermissions: z.array(PermissionView),
+  /** The agent's latest `available_commands_update` for the session, however old (the composer offers them). */
+  availableCommands: z.array(AvailableCommand).optional(),
   /** Modes, models, options and usage as last stored; absent when the agent sent none. */
   controls: SessionControls.optional(),
 });
@@ -155,11 +161,15 @@ export const SendPrompt = z
   .object({
     sessionId: SessionId,
     clientMessageId: ClientMessageId,
-    text: z.string().min(1).max(1_000_000),
+    /** May be empty when the prompt carries attachments. */
+    text: z.string().max(1_000_000),
     /** Set by the Retry button: restart an agent that was stopped after crashing repeatedly. */
     retry: z.boolean().optional(),
+    /** Attachments and `@` mentions, sent after the text as ACP content blocks. */
+    content: PromptBlocks.optional(),
   })
-  .strict();
+  .strict()
+  .refine((p) => p.text.trim() !== '' || (p.content?.length ?? 0) > 0, { message: 'A prompt needs text or an attachment', path: ['text'] });
 
 export const SendAccepted = z.object({
   accepted: z.literal(true),
@@ -296,6 +306,8 @@ export const commands = {
   'agents:login': { req: z.object({ sessionId: SessionId, methodId: z.string().min(1) }).strict(), res: Ok },
   /** Sign in to an agent from Settings (a probe of it runs `authenticate`, or a variable is stored for it). */
   'agents:signin': { req: AgentSignIn, res: AuthenticateResult },
+  /** Files of the session's folder matching a query, for `@` mentions (relative paths). */
+  'files:search': { req: SearchFiles, res: FileMatches },
   /**
    * Sets a mode, model or config option on the session's agent (started first if it sleeps);
    * the choice becomes the agent's default for new sessions. Answers the stored controls.

@@ -8,6 +8,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { AgentContext, ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { DemoAuth } from './auth';
 import { NOT_LOGGED_IN } from './auth';
+import { PROMPT_CAPABILITIES, describeBlocks } from './attachments';
 import { availableCommands } from './commands';
 import { type HistoryStore, SessionJournal, type SessionMeta } from './history-store';
 import type { DemoLogger } from './log';
@@ -110,6 +111,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
+          promptCapabilities: PROMPT_CAPABILITIES,
           sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
         },
         agentInfo: { name: 'demo-agent', title: 'Switchboard demo agent', version: '0.1.0' },
@@ -204,7 +206,10 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
             }
           },
         };
-        const stopReason = await runTurn(ctx, text);
+        const received = describeBlocks(params.prompt);
+        if (received) await ctx.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${received}\n\n` } });
+        // A prompt of attachments alone has nothing to echo.
+        const stopReason = text.trim() === '' && received ? 'end_turn' : await runTurn(ctx, text);
         log.debug('turn end', { sessionId: session.id, stopReason });
         // ACP's unstable `PromptResponse.usage`, which the SDK's stable types do not name.
         const response = usage ? { stopReason, usage } : { stopReason };

@@ -16,7 +16,7 @@ import type {
   ToolKind,
 } from '@agentclientprotocol/sdk';
 import { delay, untilAborted } from './abortable';
-import { parseCount, parsePrompt } from './commands';
+import { commandsWith, parseCount, parsePrompt } from './commands';
 import { parseMarkdownArgs, streamMarkdown } from './markdown-turn';
 
 export type TurnContext = {
@@ -114,6 +114,12 @@ export async function runTurn(ctx: TurnContext, text: string): Promise<StopReaso
     case 'history':
       await say(ctx, `History: ${ctx.earlierPrompts} earlier prompts`);
       break;
+    case 'commands': {
+      const commands = commandsWith(parsed.arg);
+      await ctx.send({ sessionUpdate: 'available_commands_update', availableCommands: commands });
+      await say(ctx, `Sent ${commands.length} commands`);
+      break;
+    }
     case 'mode':
       await mode(ctx, parsed.arg);
       break;

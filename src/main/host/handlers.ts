@@ -51,7 +51,7 @@ export function createHandlers(h: HostParts): Handlers {
       service.row(p.sessionId);
       return eventLog.events.pageAfter(p.sessionId, p.afterSeq, p.limit);
     },
-    'prompt:send': (p) => ({ accepted: true as const, ...service.send(p.sessionId, p.clientMessageId, p.text, p.retry ?? false) }),
+    'prompt:send': (p) => ({ accepted: true as const, ...service.send(p.sessionId, p.clientMessageId, p.text, p.retry ?? false, p.content) }),
     'prompt:cancel': (p) => {
       service.cancel(p.sessionId);
       return { ok: true as const };
@@ -99,6 +99,7 @@ export function createHandlers(h: HostParts): Handlers {
       await service.delete(p.sessionId);
       return { ok: true as const };
     },
+    'files:search': (p) => h.files.search(service.row(p.sessionId).cwd, p.query, p.limit),
     'sessions:configure': (p) => service.configure(p.sessionId, p.target, p.value),
     'agents:login': (p) => {
       const row = service.row(p.sessionId);

@@ -10,6 +10,7 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { AgentCatalogue } from './agent-catalogue';
 import type { AgentDetector } from './agent-detection';
+import type { FileSearch } from './file-search';
 
 /** What the command handlers reach of the host. */
 export interface HostParts {
@@ -31,4 +32,6 @@ export interface HostParts {
   /** An event to one window (a test's progress goes to the window that asked). */
   sendTo<E extends EventName>(clientId: string, event: E, payload: EventPayload<E>): void;
   agentLogs: AgentLogs;
+  /** `files:search` for `@` mentions. */
+  files: FileSearch;
 }

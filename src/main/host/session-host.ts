@@ -17,6 +17,7 @@ import { createLogger, type Logger } from '../util/log';
 import { TimerQueue } from '../util/timer-queue';
 import { AgentCatalogue } from './agent-catalogue';
 import { AgentDetector, type DetectionEnv } from './agent-detection';
+import { FileSearch } from './file-search';
 import { AgentLogs } from './agent-logs';
 import { findTerminal, type TerminalLauncher } from './terminal-launcher';
 import { demoAgent, loadAgentsFile } from './agents';
@@ -198,6 +199,7 @@ export class SessionHost implements HostPort {
         agentTestTimeoutMs: options.agentTestTimeoutMs ?? 30_000,
         sendTo: (clientId, event, payload) => this.clients.get(clientId)?.send(event, payload),
         agentLogs: this.agentLogs,
+        files: new FileSearch({ clock }),
       }),
     );
   }

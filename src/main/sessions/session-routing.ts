@@ -1,4 +1,4 @@
-import type { SessionControls, SessionViewT, SwitchResultT } from '../../shared/contract';
+import type { AvailableCommand, SessionControls, SessionEventT, SessionViewT, SwitchResultT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { authRequestOf, displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
 import { isAuthStatus, rootHint } from './auth-request';
@@ -10,6 +10,7 @@ import type { SessionContext } from './session-context';
 import { describeAgentError, startAgentSession } from './session-starter';
 import { ROUTABLE, transition } from './state-machine';
 import type { MappedEvent } from './update-mapper';
+import { defined } from '../util/defined';
 
 export interface SessionRoutingDeps {
   /** A turn is in flight or a prompt waits for one (the view's `running`). */
@@ -58,6 +59,7 @@ export class SessionRouting {
       lastActivityAt: row.last_activity_at,
       ...authRequestOf(row),
       ...(row.archived_at !== null ? { archivedAt: row.archived_at } : {}),
+      ...defined({ promptCapabilities: this.ctx.promptCapabilities(row.id) }),
     };
   }
 
@@ -102,6 +104,7 @@ export class SessionRouting {
       running: this.deps.isRunning(sessionId),
       lastSeq: o.log.committedSeq(sessionId),
       pendingPermissions: o.gate.pendingFor(sessionId),
+      ...defined({ availableCommands: latestCommands(o.log.events.recentOfKinds(sessionId, ['available_commands'], 1)) }),
       ...optionalControls(this.ctx.controls.get(sessionId)),
     };
     if (fromSessionId && fromSessionId !== sessionId) this.unwatch(clientId, fromSessionId);
@@ -235,4 +238,10 @@ export class SessionRouting {
     else return;
     o.onDidChangeSession(sessionId);
   }
+}
+
+/** The commands of the newest stored `available_commands` (an unreadable row counts as none). */
+function latestCommands(found: readonly SessionEventT[]): AvailableCommand[] | undefined {
+  const e = found[0];
+  return e?.kind === 'available_commands' ? e.payload.commands : undefined;
 }

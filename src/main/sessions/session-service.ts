@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { ControlTarget, SessionControls, SessionViewT, StateReason, SwitchResultT } from '../../shared/contract';
+import type { ControlTarget, PromptBlock, SessionControls, SessionViewT, StateReason, SwitchResultT } from '../../shared/contract';
 import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
 import { PromptQueue } from './prompt-queue';
@@ -128,8 +128,8 @@ export class SessionService {
     return this.routing.create(id, agentId, cwd);
   }
 
-  send(sessionId: string, clientMessageId: string, text: string, retry = false): { duplicate: boolean } {
-    return this.prompts.send(sessionId, clientMessageId, text, retry);
+  send(sessionId: string, clientMessageId: string, text: string, retry = false, content: readonly PromptBlock[] = []): { duplicate: boolean } {
+    return this.prompts.send(sessionId, clientMessageId, text, retry, content);
   }
 
   cancel(sessionId: string): void {

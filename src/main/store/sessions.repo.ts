@@ -85,6 +85,7 @@ export class SessionsRepo {
         return db.prepare(`DELETE FROM sessions WHERE id = ?`).run(id).changes === 1;
       }),
       recordPrompt: db.prepare(`INSERT OR IGNORE INTO prompts (session_id, client_message_id, at) VALUES (?, ?, ?)`),
+      hasPrompt: db.prepare(`SELECT 1 FROM prompts WHERE session_id = ? AND client_message_id = ?`),
     };
   }
 
@@ -156,6 +157,11 @@ export class SessionsRepo {
   /** Removes the session with its transcript, prompts and permission records, in one transaction. */
   remove(id: string): boolean {
     return this.stmts.remove(id);
+  }
+
+  /** The prompt with this client message id was accepted already. */
+  hasPrompt(sessionId: string, clientMessageId: string): boolean {
+    return this.stmts.hasPrompt.get(sessionId, clientMessageId) !== undefined;
   }
 
   /** Remembers a prompt's client message id; false if it was seen before (a retried send). */

@@ -75,6 +75,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     if (get().currentSessionId === answer.session.id) {
       get().applyPermissionsSnapshot(answer.pendingPermissions, mark);
     }
+    if (answer.availableCommands) get().commandsSeen(answer.session.id, answer.lastSeq, answer.availableCommands);
     if (answer.controls) get().receiveControls({ sessionId: answer.session.id, controls: answer.controls });
   };
 
