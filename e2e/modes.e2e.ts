@@ -18,8 +18,16 @@ test.describe('modes, models and usage of the demo agent', () => {
     await send(page, '/mode');
     await expect(transcript(page)).toContainText('Mode: code');
 
+    // An on/off option is a checkbox named after it, set on the agent too.
+    const think = page.getByRole('checkbox', { name: 'Think aloud' });
+    await expect(think).not.toBeChecked();
+    await think.check();
+    await expect(think).toBeChecked();
+    await expect(think).toBeEnabled();
+
     await page.reload();
     await expect(control(page, 'Mode')).toHaveValue('code');
+    await expect(page.getByRole('checkbox', { name: 'Think aloud' })).toBeChecked();
   });
 
   test('marks the mode that skips permission prompts, and warns while the session runs in it', async ({ page, host }) => {
