@@ -42,10 +42,20 @@ export async function openApp(page: Page, url: string): Promise<void> {
   await expect(page.getByRole('button', { name: 'New session' })).toBeEnabled();
 }
 
-/** Starts a session with the default agent and waits until the window shows it. */
-export async function newSession(page: Page): Promise<void> {
+export const newSessionDialog = (page: Page) => page.getByRole('dialog', { name: 'New session' });
+
+/**
+ * Starts a session through the New session dialog (the agent and folder it preselects unless
+ * given) and waits until the window shows it.
+ */
+export async function newSession(page: Page, choice: { agent?: string; folder?: string } = {}): Promise<void> {
   const before = await sidebar(page).getByRole('link').count();
   await page.getByRole('button', { name: 'New session' }).click();
+  const dialog = newSessionDialog(page);
+  if (choice.agent !== undefined) await dialog.getByRole('combobox', { name: 'Agent' }).selectOption({ label: choice.agent });
+  if (choice.folder !== undefined) await dialog.getByRole('textbox', { name: 'Folder' }).fill(choice.folder);
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(dialog).toHaveCount(0);
   await expect(sidebar(page).locator('[aria-current="page"]')).toHaveCount(1);
   await expect.poll(() => sidebar(page).getByRole('link').count()).toBeGreaterThan(before);
   await expect(transcript(page)).toBeVisible();

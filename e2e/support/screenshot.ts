@@ -26,6 +26,7 @@ try {
   };
   const newSession = async (): Promise<void> => {
     await page.getByRole('button', { name: 'New session' }).click();
+    await page.getByRole('dialog', { name: 'New session' }).getByRole('button', { name: 'Start' }).click();
     await page.locator('nav [aria-current="page"]').waitFor();
   };
   for (const first of ['Refactor the config loader', 'Why does the build fail on CI?']) {

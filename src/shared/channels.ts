@@ -32,6 +32,10 @@ export const commandNameList = [
   'agents:login',
   'agents:signin',
   'files:search',
+  'folders:check',
+  'folders:recent',
+  'folders:pick',
+  'agents:sessions',
   'sessions:configure',
 ] as const;
 

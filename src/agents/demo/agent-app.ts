@@ -21,6 +21,7 @@ export const DEFAULT_TITLE = 'Demo session';
 type LiveSession = {
   readonly id: string;
   cwd: string;
+  additionalDirectories: string[];
   title: string;
   promptCount: number;
   readonly journal: SessionJournal;
@@ -57,15 +58,19 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
   /** The client takes boolean config options (its `initialize` said so). */
   let booleanOptions = false;
 
-  const goLive = (meta: SessionMeta, cwd: string): LiveSession => {
+  /** `dirs`: the request's `additionalDirectories`, kept (and stored) when it names them. */
+  const goLive = (meta: SessionMeta, cwd: string, dirs?: string[]): LiveSession => {
+    if (dirs !== undefined) store.updateMeta(meta.sessionId, { additionalDirectories: dirs });
     const existing = live.get(meta.sessionId);
     if (existing) {
       existing.cwd = cwd;
+      if (dirs !== undefined) existing.additionalDirectories = dirs;
       return existing;
     }
     const session: LiveSession = {
       id: meta.sessionId,
       cwd,
+      additionalDirectories: dirs ?? meta.additionalDirectories ?? [],
       title: meta.title,
       promptCount: meta.promptCount,
       journal: new SessionJournal(store, meta.sessionId),
@@ -112,7 +117,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: PROMPT_CAPABILITIES,
-          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
         },
         agentInfo: { name: 'demo-agent', title: 'Switchboard demo agent', version: '0.1.0' },
         authMethods: auth.methods,
@@ -158,6 +163,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
         const ctx: TurnContext = {
           sessionId: session.id,
           cwd: session.cwd,
+          additionalDirectories: session.additionalDirectories,
           signal: turn.signal,
           earlierPrompts,
           send: (update) => {
@@ -235,6 +241,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
         createdAt: now,
         updatedAt: now,
         promptCount: 0,
+        ...(params.additionalDirectories?.length ? { additionalDirectories: params.additionalDirectories } : {}),
       };
       store.create(meta);
       const session = goLive(meta, params.cwd);
@@ -249,7 +256,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const meta = store.readMeta(params.sessionId);
       if (!meta) throw acp.RequestError.sessionNotFound(params.sessionId);
-      const session = goLive(meta, params.cwd);
+      const session = goLive(meta, params.cwd, params.additionalDirectories);
       session.journal.flush();
       const entries = store.readEntries(session.id);
       log.info('session load', { sessionId: session.id, entries: entries.length });
@@ -269,7 +276,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
       const meta = store.readMeta(params.sessionId);
       if (!meta) throw acp.RequestError.sessionNotFound(params.sessionId);
-      const session = goLive(meta, params.cwd);
+      const session = goLive(meta, params.cwd, params.additionalDirectories);
       log.info('session resume', { sessionId: session.id });
       await announce(client, session);
       return sessionSetup(session.settings);
@@ -315,6 +322,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
         cwd: m.cwd,
         title: m.title,
         updatedAt: m.updatedAt,
+        ...(m.additionalDirectories?.length ? { additionalDirectories: m.additionalDirectories } : {}),
       })),
     }));
 

@@ -5,7 +5,7 @@
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 
-export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'commands', 'mode', 'usage'] as const;
+export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'commands', 'cwd', 'mode', 'usage'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const specs: Record<CommandName, { description: string; hint?: string }> = {
@@ -22,6 +22,7 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   history: { description: 'Count the earlier prompts of this session' },
   ext: { description: 'Send the client an extension notification and a request it does not know' },
   commands: { description: 'Send the command list again, with extra commands named NAME…', hint: 'NAME…' },
+  cwd: { description: "Say this session's working folder and additional folders, as the client gave them" },
   mode: { description: 'Switch the mode from the agent side (ask, code, bypass)', hint: 'mode id' },
   usage: { description: 'Report token usage and cost for this turn and the session' },
 };

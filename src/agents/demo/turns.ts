@@ -22,6 +22,8 @@ import { parseMarkdownArgs, streamMarkdown } from './markdown-turn';
 export type TurnContext = {
   readonly sessionId: string;
   readonly cwd: string;
+  /** `additionalDirectories` of the session's last `session/new`, `load` or `resume`. */
+  readonly additionalDirectories: readonly string[];
   /** Aborts on `session/cancel`, `session/close` or a lost connection. */
   readonly signal: AbortSignal;
   /** The session's prompts before this one, including those from earlier processes. */
@@ -120,6 +122,12 @@ export async function runTurn(ctx: TurnContext, text: string): Promise<StopReaso
       await say(ctx, `Sent ${commands.length} commands`);
       break;
     }
+    case 'cwd':
+      await say(
+        ctx,
+        `Working folder: ${ctx.cwd}\nAdditional folders: ${ctx.additionalDirectories.length ? ctx.additionalDirectories.join(', ') : 'none'}`,
+      );
+      break;
     case 'mode':
       await mode(ctx, parsed.arg);
       break;

@@ -1,4 +1,5 @@
 import type { TerminalLauncher } from './terminal-launcher';
+import type { FolderPicker } from './folders';
 import type { EventName, EventPayload, SettingsT } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
@@ -17,6 +18,8 @@ export interface HostParts {
   headless: boolean;
   /** Opens a sign-in command in the person's terminal; absent where no window can open (serve). */
   terminal: TerminalLauncher | undefined;
+  /** The system's folder chooser; absent in a headless host (`folders:pick` is `unsupported`). */
+  folderPicker: FolderPicker | undefined;
   store: Store;
   eventLog: EventLog;
   service: SessionService;

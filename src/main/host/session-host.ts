@@ -20,6 +20,7 @@ import { AgentDetector, type DetectionEnv } from './agent-detection';
 import { FileSearch } from './file-search';
 import { AgentLogs } from './agent-logs';
 import { findTerminal, type TerminalLauncher } from './terminal-launcher';
+import type { FolderPicker } from './folders';
 import { demoAgent, loadAgentsFile } from './agents';
 import { plainBox, SecretStore, type SecretBox } from './secret-box';
 import type { ClientHandle, ClientSink, HostPort } from './client';
@@ -32,6 +33,8 @@ import { DEFAULT_SETTINGS, normaliseSettings, storedSettings } from './settings'
 export interface HostOptions {
   /** How a sign-in command opens in a terminal (tests); default: the machine's, desktop app only. */
   terminal?: TerminalLauncher;
+  /** The system's folder chooser (the Electron app's dialog); none in a headless host. */
+  folderPicker?: FolderPicker;
   dataDir: string;
   headless: boolean;
   /** better-sqlite3 `.node` built for this runtime's ABI (the Electron app's own build). */
@@ -185,6 +188,7 @@ export class SessionHost implements HostPort {
         headless: options.headless,
         // Only the desktop app: a headless host may be on another machine than the person.
         terminal: options.terminal ?? (options.headless ? undefined : findTerminal()),
+        folderPicker: options.folderPicker,
         store: this.store,
         eventLog: this.eventLog,
         service: this.service,

@@ -1,6 +1,6 @@
 import type { AvailableCommand, SessionControls, SessionEventT, SessionViewT, SwitchResultT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
-import { authRequestOf, displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
+import { additionalDirsOf, authRequestOf, displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
 import { isAuthStatus, rootHint } from './auth-request';
 import { isRoot, recordAuthRequired, startFailureReason } from './sign-in';
 import { LiveSession } from './live-session';
@@ -17,6 +17,14 @@ export interface SessionRoutingDeps {
   isRunning(sessionId: string): boolean;
   /** When the running turn (or the prompt waiting for its agent to start) began. */
   turnStartedAt(sessionId: string): number | undefined;
+}
+
+/** What a new session may carry besides its agent and folder (already checked by the caller). */
+export interface NewSessionExtra {
+  additionalDirs?: readonly string[];
+  /** An agent's existing session (from its `session/list`) this one opens. */
+  acpSessionId?: string;
+  title?: string;
 }
 
 /** The view's progress fields, present only when known. */
@@ -60,10 +68,11 @@ export class SessionRouting {
       ...authRequestOf(row),
       ...(row.archived_at !== null ? { archivedAt: row.archived_at } : {}),
       ...defined({ promptCapabilities: this.ctx.promptCapabilities(row.id) }),
+      additionalDirs: additionalDirsOf(row),
     };
   }
 
-  create(id: string, agentId: string, cwd: string): SessionViewT {
+  create(id: string, agentId: string, cwd: string, extra: NewSessionExtra = {}): SessionViewT {
     const { o, registry } = this.ctx;
     this.ctx.assertOpen();
     if (registry.has(id) || o.store.sessions.get(id)) {
@@ -71,7 +80,11 @@ export class SessionRouting {
     }
     const agent = o.agent(agentId);
     if (!agent) throw new AppError('not_found', `No agent named ${agentId}`);
-    o.store.sessions.insert({ id, agent_id: agentId, cwd, state: 'CREATED' }, o.clock.now());
+    if (extra.acpSessionId !== undefined) {
+      const bound = o.store.sessions.byAcpSessionId(agentId, extra.acpSessionId);
+      if (bound) throw new AppError('already_exists', `That session of ${agent.name} is already open here (${displayTitle(bound)})`);
+    }
+    o.store.sessions.insert({ id, agent_id: agentId, cwd, state: 'CREATED', ...extra }, o.clock.now());
     // Start the agent session now, so its commands and title arrive before the first prompt;
     // unless it was closed before this ran (a close must not be undone by the warm-up).
     registry
@@ -153,6 +166,7 @@ export class SessionRouting {
       },
       controls: (id, update) => this.ctx.controls.onUpdate(id, update),
     });
+    live.additionalDirs = additionalDirsOf(row);
     let added = false;
     try {
       // Inside the try: a missing agent or a refused transition must be shown like any other
@@ -169,6 +183,8 @@ export class SessionRouting {
         clock: o.clock,
         requestTimeoutMs: o.requestTimeoutMs,
         retry,
+        // Never started here, yet bound to an agent session: one opened from the agent's list.
+        opening: row.state === 'CREATED' && row.acp_session_id !== null,
       });
       if (live.isDetached) throw new AppError('invalid_state', 'The session was closed while it started');
       o.store.sessions.setAcpSessionId(row.id, started.acpSessionId, o.clock.now());

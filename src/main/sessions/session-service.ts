@@ -7,7 +7,7 @@ import { recoverSessions } from './recovery';
 import { SessionCloser, type CloseOptions } from './session-closer';
 import { SessionContext, type SessionServiceOptions } from './session-context';
 import type { SessionRegistry } from './session-registry';
-import { SessionRouting } from './session-routing';
+import { SessionRouting, type NewSessionExtra } from './session-routing';
 import { recordAuthRequired, SignIn } from './sign-in';
 import { ROUTABLE } from './state-machine';
 
@@ -124,8 +124,8 @@ export class SessionService {
     return this.ctx.row(id);
   }
 
-  create(id: string, agentId: string, cwd: string): SessionViewT {
-    return this.routing.create(id, agentId, cwd);
+  create(id: string, agentId: string, cwd: string, extra: NewSessionExtra = {}): SessionViewT {
+    return this.routing.create(id, agentId, cwd, extra);
   }
 
   send(sessionId: string, clientMessageId: string, text: string, retry = false, content: readonly PromptBlock[] = []): { duplicate: boolean } {

@@ -6,6 +6,7 @@ import { m0004 } from './0004-settings';
 import { m0005 } from './0005-agents';
 import { m0006 } from './0006-archive-auth';
 import { m0009 } from './0009-session-controls';
+import { m0010 } from './0010-folders';
 
 export interface Migration {
   version: number;
@@ -13,10 +14,13 @@ export interface Migration {
   up(db: Database.Database): void;
 }
 
-/** Forward only, in order; each runs in its own transaction with `user_version`. */
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0009];
+/**
+ * Forward only, in increasing version order; each runs in its own transaction with
+ * `user_version`. Versions are handed out to work done in parallel, so a branch may have gaps.
+ */
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0009, m0010];
 
-/** The schema this build writes: the last migration's number (numbers are given out per change). */
+/** The schema version this Switchboard writes. */
 export const latestVersion = migrations.at(-1)?.version ?? 0;
 
 export function migrate(db: Database.Database, upTo = latestVersion): number {

@@ -14,6 +14,8 @@ import { lifecycleInitialState, type LifecycleState } from './slices/lifecycle/i
 import { createLifecycleActions, type LifecycleActions } from './slices/lifecycle/actions';
 import { transcriptInitialState, type TranscriptState } from './slices/transcript/initial-state';
 import { createTranscriptActions, type TranscriptActions } from './slices/transcript/actions';
+import { newSessionInitialState, type NewSessionState } from './slices/new-session/initial-state';
+import { createNewSessionActions, type NewSessionActions } from './slices/new-session/actions';
 import { agentLogInitialState, type AgentLogState } from './slices/agent-log/initial-state';
 import { createAgentLogActions, type AgentLogActions } from './slices/agent-log/actions';
 import { controlsInitialState, type ControlsState } from './slices/controls/initial-state';
@@ -27,6 +29,7 @@ export type AppState = SessionsState &
   AgentsState &
   AgentLogState &
   LifecycleState &
+  NewSessionState &
   ControlsState;
 export type AppActions = SessionsActions &
   TranscriptActions &
@@ -36,6 +39,7 @@ export type AppActions = SessionsActions &
   AgentsActions &
   AgentLogActions &
   LifecycleActions &
+  NewSessionActions &
   ControlsActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
@@ -53,6 +57,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...agentsInitialState,
     ...agentLogInitialState(deps.silenceAfterMs),
     ...lifecycleInitialState,
+    ...newSessionInitialState,
     ...controlsInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
@@ -62,6 +67,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createAgentsActions(set, get, deps),
     ...createAgentLogActions(set, get, deps),
     ...createLifecycleActions(set, get, deps),
+    ...createNewSessionActions(set, get, deps),
     ...createControlsActions(set, get, deps),
   }));
 }
