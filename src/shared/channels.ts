@@ -41,6 +41,7 @@ export const commandNameList = [
   'drafts:save',
   'windows:open',
   'terminals:read',
+  'sessions:configure',
 ] as const;
 
 export const eventNameList = [
@@ -55,6 +56,7 @@ export const eventNameList = [
   'session:deleted',
   'terminal:output',
   'host:storage',
+  'session:controls',
 ] as const;
 
 export const channelPrefix = 'sb:';

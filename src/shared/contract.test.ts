@@ -11,6 +11,7 @@ import {
   TranscriptPage,
   CreateSession,
   WsFrame,
+  eventNames,
   WsRequest,
   type EventOf,
   type SessionEventT,
@@ -171,6 +172,9 @@ describe('transcript events on the wire', () => {
     expect(WsFrame.safeParse({ type: 'event', event: 'session:event', payload: { ...e, payload: {} } }).success).toBe(false);
     expect(WsFrame.safeParse({ type: 'response', id: 1, result: { ok: false, error: { code: 'not_found', message: 'x' } } }).success).toBe(true);
     expect(WsFrame.safeParse({ type: 'response', id: 1, result: { ok: false, error: { code: 'nope', message: 'x' } } }).success).toBe(false);
+    // Every event of the table has its frame; an event name that is not one has none.
+    for (const name of eventNames) expect(WsFrame.options.some((o) => o.shape.type.value === 'event' && (o.shape as { event?: { value: string } }).event?.value === name), name).toBe(true);
+    expect(WsFrame.safeParse({ type: 'event', event: 'no:such', payload: {} }).success).toBe(false);
   });
 
   it('leaves nothing untyped: no z.unknown() in the contract, errors or events', () => {

@@ -8,11 +8,13 @@ import { z } from 'zod';
 import { WireErrorDetails, ErrorCode } from './errors';
 import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './agents';
 import { FileMatches, PromptBlocks, PromptCapabilities, SearchFiles } from './prompt';
+import { ControlTarget, SessionControls } from './session-controls';
 import { AuthRequest, AvailableCommand, PermissionOption, SessionEvent, StateReason, TerminalExit, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
 
 export * from './events';
 export * from './agents';
 export * from './prompt';
+export * from './session-controls';
 export { ErrorCode, WireErrorDetails } from './errors';
 
 export const SessionId = z.uuid();
@@ -205,6 +207,8 @@ export const SwitchResult = z.object({
   pendingPermissions: z.array(PermissionView),
   /** The agent's latest `available_commands_update` for the session, however old (the composer offers them). */
   availableCommands: z.array(AvailableCommand).optional(),
+  /** Modes, models, options and usage as last stored; absent when the agent sent none. */
+  controls: SessionControls.optional(),
 });
 
 export const TranscriptPage = z
@@ -377,6 +381,17 @@ export const TerminalSnapshot = z.object({
 });
 export type TerminalSnapshotT = z.output<typeof TerminalSnapshot>;
 
+/** Changes one of the session header's controls (`session/set_mode`, `set_model`, `set_config_option`). */
+export const SetControl = z
+  .object({
+    sessionId: SessionId,
+    target: ControlTarget,
+    value: z.union([z.string().min(1), z.boolean()]),
+  })
+  .strict();
+
+export const SessionControlsEvent = z.object({ sessionId: SessionId, controls: SessionControls });
+
 export const commands = {
   'host:info': { req: Empty, res: HostInfo },
   'sessions:list': { req: Empty, res: z.array(SessionView) },
@@ -430,6 +445,11 @@ export const commands = {
   'windows:open': { req: BySession, res: Ok },
   /** A terminal the session's agent runs, its output so far (a window that opens mid-run); `not_found` once it is gone. */
   'terminals:read': { req: z.object({ sessionId: SessionId, terminalId: z.string().min(1) }).strict(), res: TerminalSnapshot },
+  /**
+   * Sets a mode, model or config option on the session's agent (started first if it sleeps);
+   * the choice becomes the agent's default for new sessions. Answers the stored controls.
+   */
+  'sessions:configure': { req: SetControl, res: SessionControls },
 } as const;
 
 /** Why the host cannot save (issue 13): the disk is full, the folder unwritable, the file damaged or newer. */
@@ -470,6 +490,8 @@ export const events = {
   'terminal:output': TerminalOutput,
   /** Saving failed (`ok: false`, to every window, and to each window that connects meanwhile) or works again. */
   'host:storage': StorageStatus,
+  /** A session's modes, models, options or usage changed: to every window watching it. */
+  'session:controls': SessionControlsEvent,
 } as const;
 
 export type Commands = typeof commands;
@@ -499,6 +521,7 @@ export type AuthenticateT = z.output<typeof Authenticate>;
 export type FolderCheckT = z.output<typeof FolderCheck>;
 export type AgentSessionInfoT = z.output<typeof AgentSessionInfo>;
 export type AgentSessionPageT = z.output<typeof AgentSessionPage>;
+export type SetControlT = z.output<typeof SetControl>;
 
 export const commandNames = Object.keys(commands) as CommandName[];
 export const eventNames = Object.keys(events) as EventName[];
@@ -541,17 +564,9 @@ const WireResult = z.discriminatedUnion('ok', [
 ]);
 const eventFrame = <E extends EventName>(event: E) =>
   z.object({ type: z.literal('event'), event: z.literal(event), payload: events[event] });
+/** Every frame the WebSocket carries: a response, or any event of the table (none can be left out). */
 export const WsFrame = z.union([
   z.object({ type: z.literal('response'), id: z.number().int(), result: WireResult }),
-  eventFrame('session:event'),
-  eventFrame('session:updated'),
-  eventFrame('permission:requested'),
-  eventFrame('permission:resolved'),
-  eventFrame('session:resync'),
-  eventFrame('agents:changed'),
-  eventFrame('agents:progress'),
-  eventFrame('agent:log'),
-  eventFrame('session:deleted'),
-  eventFrame('terminal:output'),
+  ...eventNames.map((name) => eventFrame(name)),
 ]);
 export type WsFrameT = z.output<typeof WsFrame>;

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { ErrorCode } from './errors';
 import { AttachmentRecord } from './prompt';
+import { TurnUsage } from './session-controls';
 
 /** Why a session is in its state. Every `transition(...)` names one of these. */
 export const StateReason = z.enum([
@@ -48,7 +49,16 @@ export const PermissionCancelReason = z.enum([...StateReason.options, 'agent_wit
 export type PermissionCancelReason = z.output<typeof PermissionCancelReason>;
 
 /** What a host notice in the transcript is about. */
-export const NoticeKind = z.enum(['session_recreated', 'stop_timeout', 'agent_exited', 'signed_in', 'path_refused']);
+export const NoticeKind = z.enum([
+  'session_recreated',
+  'stop_timeout',
+  'agent_exited',
+  'signed_in',
+  /** An agent's file request named a path outside the session's folders: refused. */
+  'path_refused',
+  /** A remembered choice (mode, model, option) was applied to a new session. */
+  'default_applied',
+]);
 export type NoticeKind = z.output<typeof NoticeKind>;
 
 /** As ACP fixes them. */
@@ -218,7 +228,13 @@ export const eventPayloads = {
   session_info: z.object({ title: z.string().optional(), updatedAt: z.string().optional(), extra: Extra.optional() }),
   available_commands: z.object({ commands: z.array(AvailableCommand), extra: Extra.optional() }),
   turn_started: z.object(promptRef),
-  turn_ended: z.object({ stopReason: TurnStopReason, ...promptRef, reason: TurnEndReason.optional() }),
+  turn_ended: z.object({
+    stopReason: TurnStopReason,
+    ...promptRef,
+    reason: TurnEndReason.optional(),
+    /** What the turn used, where the agent said (its answer's `usage`, `usage_update`s during it). */
+    usage: TurnUsage.optional(),
+  }),
   permission_requested: z.object({
     requestId: z.string(),
     toolCall: ToolCallView,

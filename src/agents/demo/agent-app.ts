@@ -12,7 +12,8 @@ import { PROMPT_CAPABILITIES, describeBlocks } from './attachments';
 import { availableCommands } from './commands';
 import { type HistoryStore, SessionJournal, type SessionMeta } from './history-store';
 import type { DemoLogger } from './log';
-import { runTurn, type TurnContext } from './turns';
+import { defaultSettings, type DemoSettings, modeName, sessionSetup, setConfigOption, setMode, setModel, setModelParams } from './session-settings';
+import { runTurn, type TurnContext, type TurnUsage } from './turns';
 import { UpdateSender } from './update-sender';
 
 export const DEFAULT_TITLE = 'Demo session';
@@ -26,6 +27,10 @@ type LiveSession = {
   readonly journal: SessionJournal;
   /** Set synchronously when a prompt arrives, so a racing second prompt or cancel sees it. */
   turn: AbortController | undefined;
+  /** Mode, model and options (in memory: a new process starts from the defaults). */
+  readonly settings: DemoSettings;
+  /** `/usage` turns so far: the reported cost grows with each. */
+  usageTurns: number;
 };
 
 export type DemoAgentDeps = {
@@ -38,6 +43,8 @@ export type DemoAgentDeps = {
   env: NodeJS.ProcessEnv;
   /** Queues a line on the agent's output behind the SDK's writes (see UpdateSender). */
   writeLine: (line: string) => Promise<void> | undefined;
+  /** The mode new sessions start in (`--mode`); `ask` when absent. */
+  startMode?: string;
 };
 
 export type DemoAgent = {
@@ -46,8 +53,10 @@ export type DemoAgent = {
   flush(): void;
 };
 
-export function createDemoAgent({ store, log, crash, auth, env, writeLine }: DemoAgentDeps): DemoAgent {
+export function createDemoAgent({ store, log, crash, auth, env, writeLine, startMode }: DemoAgentDeps): DemoAgent {
   const live = new Map<string, LiveSession>();
+  /** The client takes boolean config options (its `initialize` said so). */
+  let booleanOptions = false;
 
   /** `dirs`: the request's `additionalDirectories`, kept (and stored) when it names them. */
   const goLive = (meta: SessionMeta, cwd: string, dirs?: string[]): LiveSession => {
@@ -66,8 +75,16 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
       promptCount: meta.promptCount,
       journal: new SessionJournal(store, meta.sessionId),
       turn: undefined,
+      settings: defaultSettings(startMode, booleanOptions),
+      usageTurns: 0,
     };
     live.set(session.id, session);
+    return session;
+  };
+
+  const liveOrThrow = (sessionId: string): LiveSession => {
+    const session = live.get(sessionId);
+    if (!session) throw acp.RequestError.sessionNotFound(sessionId);
     return session;
   };
 
@@ -94,6 +111,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
     .agent({ name: 'demo-agent' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       log.info('initialize', { clientProtocolVersion: params.protocolVersion, clientInfo: params.clientInfo });
+      booleanOptions = Boolean(params.clientCapabilities?.session?.configOptions?.boolean);
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
@@ -141,6 +159,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
         log.debug('turn start', { sessionId: session.id, text: text.slice(0, 80) });
 
         const send = updates.forTurn(session.id, (update) => viaSdk(client, session.id, update));
+        let usage: TurnUsage | undefined;
         const ctx: TurnContext = {
           sessionId: session.id,
           cwd: session.cwd,
@@ -174,6 +193,16 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
             return crash();
           },
           client,
+          mode: () => session.settings.modeId,
+          switchMode: (modeId) => {
+            const name = modeName(modeId);
+            if (name) session.settings.modeId = modeId;
+            return name;
+          },
+          nextUsageTurn: () => ++session.usageTurns,
+          reportUsage: (reported) => {
+            usage = reported;
+          },
           notifyUnknown: (method) => client.notify(method, { sessionId: session.id }),
           requestUnknown: async (method) => {
             try {
@@ -189,7 +218,9 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
         // A prompt of attachments alone has nothing to echo.
         const stopReason = text.trim() === '' && received ? 'end_turn' : await runTurn(ctx, text);
         log.debug('turn end', { sessionId: session.id, stopReason });
-        return { stopReason };
+        // ACP's unstable `PromptResponse.usage`, which the SDK's stable types do not name.
+        const response = usage ? { stopReason, usage } : { stopReason };
+        return response;
       } finally {
         signal.removeEventListener('abort', onRequestAbort);
         session.journal.flush();
@@ -221,7 +252,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
       if (auth.mode === 'status' && !auth.isSignedIn) {
         await notify(client, session.id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: NOT_LOGGED_IN } });
       }
-      return { sessionId: session.id };
+      return { sessionId: session.id, ...sessionSetup(session.settings) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const meta = store.readMeta(params.sessionId);
@@ -241,7 +272,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
         );
       }
       await announce(client, session);
-      return {};
+      return sessionSetup(session.settings);
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
       const meta = store.readMeta(params.sessionId);
@@ -249,6 +280,21 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
       const session = goLive(meta, params.cwd, params.additionalDirectories);
       log.info('session resume', { sessionId: session.id });
       await announce(client, session);
+      return sessionSetup(session.settings);
+    })
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      setMode(liveOrThrow(params.sessionId).settings, params.modeId);
+      log.info('mode set', { sessionId: params.sessionId, modeId: params.modeId });
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
+      const configOptions = setConfigOption(liveOrThrow(params.sessionId).settings, params.configId, params.value);
+      log.info('config option set', { sessionId: params.sessionId, configId: params.configId });
+      return { configOptions };
+    })
+    .onRequest('session/set_model', setModelParams, ({ params }) => {
+      setModel(liveOrThrow(params.sessionId).settings, params.modelId);
+      log.info('model set', { sessionId: params.sessionId, modelId: params.modelId });
       return {};
     })
     .onRequest(acp.methods.agent.session.close, ({ params }) => {

@@ -5,7 +5,7 @@
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 
-export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'terminal', 'read', 'write', 'commands', 'cwd', 'hostile'] as const;
+export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'terminal', 'read', 'write', 'commands', 'cwd', 'hostile', 'mode', 'usage'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const specs: Record<CommandName, { description: string; hint?: string }> = {
@@ -27,6 +27,8 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   commands: { description: 'Send the command list again, with extra commands named NAME…', hint: 'NAME…' },
   cwd: { description: "Say this session's working folder and additional folders, as the client gave them" },
   hostile: { description: 'Send Markdown and HTML that would run script or navigate if rendered as HTML' },
+  mode: { description: 'Switch the mode from the agent side (ask, code, bypass)', hint: 'mode id' },
+  usage: { description: 'Report token usage and cost for this turn and the session' },
 };
 
 export const availableCommands: AvailableCommand[] = COMMAND_NAMES.map((name) => {

@@ -7,6 +7,7 @@
  *
  * `--stubborn` (tests): ignores stdin EOF and SIGTERM and keeps a helper process.
  * `--auth required|status` (tests): asks for sign-in like real agents without an account (auth.ts).
+ * `--mode ID` (tests): new sessions start in that mode (`bypass` runs tools without asking).
  * stdout is the ACP stream (NDJSON); logs go to stderr.
  */
 import { spawn } from 'node:child_process';
@@ -50,6 +51,7 @@ const agent = createDemoAgent({
   auth: new DemoAuth(options.auth, process.env),
   env: process.env,
   writeLine: output.writeLine,
+  startMode: options.startMode,
 });
 
 const connection = agent.app.connect(acp.ndJsonStream(output.stream, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));

@@ -7,7 +7,7 @@ import { parseLogLevel, type LogLevel } from './log';
  * `stubborn`: behave like the worst real agents seen in the wild, for the host's tests: ignore
  * stdin EOF and SIGTERM, and keep a helper process in the same process group.
  */
-export type DemoAgentOptions = { dataDir: string; logLevel: LogLevel; stubborn: boolean; auth: AuthMode };
+export type DemoAgentOptions = { dataDir: string; logLevel: LogLevel; stubborn: boolean; auth: AuthMode; startMode: string | undefined };
 
 /**
  * How the demo agent asks for sign-in, like real agents without an account:
@@ -21,6 +21,8 @@ export type AuthMode = (typeof AUTH_MODES)[number];
 export const DATA_DIR_ENV = 'SWITCHBOARD_DEMO_DIR';
 export const LOG_LEVEL_ENV = 'SWITCHBOARD_DEMO_LOG';
 export const AUTH_ENV = 'SWITCHBOARD_DEMO_AUTH';
+/** The mode new sessions start in (`--mode bypass` starts like Claude in a mode that skips prompts). */
+export const MODE_ENV = 'SWITCHBOARD_DEMO_MODE';
 
 /**
  * `--data-dir DIR` (or `--data-dir=DIR`) wins over `SWITCHBOARD_DEMO_DIR`.
@@ -31,6 +33,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): D
   let logLevel: string | undefined;
   let stubborn = false;
   let auth: string | undefined;
+  let startMode: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
@@ -38,11 +41,12 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): D
       stubborn = true;
       continue;
     }
-    if (flag === '--data-dir' || flag === '--log-level' || flag === '--auth') {
+    if (flag === '--data-dir' || flag === '--log-level' || flag === '--auth' || flag === '--mode') {
       const value = inline ?? argv[++i];
       if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
       if (flag === '--data-dir') dataDir = value;
       else if (flag === '--auth') auth = value;
+      else if (flag === '--mode') startMode = value;
       else logLevel = value;
     }
   }
@@ -51,6 +55,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): D
     logLevel: parseLogLevel(logLevel ?? env[LOG_LEVEL_ENV]),
     stubborn,
     auth: parseAuthMode(auth ?? env[AUTH_ENV]),
+    startMode: startMode ?? (env[MODE_ENV] || undefined),
   };
 }
 

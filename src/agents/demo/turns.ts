@@ -37,6 +37,14 @@ export type TurnContext = {
   /** Persists the title; the caller still announces it with `session_info_update`. */
   setTitle(title: string): void;
   crash(): never;
+  /** The session's mode now. */
+  mode(): string;
+  /** Switches the mode from the agent's side; the mode's name, or undefined when there is no such mode. */
+  switchMode(modeId: string): string | undefined;
+  /** Counts a `/usage` turn; its number (1 for the first) sets the cost reported. */
+  nextUsageTurn(): number;
+  /** The tokens this turn used, sent in the prompt answer's `usage`. */
+  reportUsage(usage: TurnUsage): void;
   /** Sends `method` as a notification the client has no handler for. */
   notifyUnknown(method: string): Promise<void>;
   /** Sends `method` as a request the client has no handler for; resolves with how it answered. */
@@ -44,6 +52,14 @@ export type TurnContext = {
   /** Requests to the client (`fs/*`, `terminal/*`). */
   readonly client: Pick<AgentContext, 'request'>;
 };
+
+/** ACP's unstable `Usage` of a prompt answer (the SDK 2.4's stable types do not name it). */
+export type TurnUsage = { inputTokens: number; outputTokens: number; totalTokens: number; thoughtTokens?: number; cachedReadTokens?: number };
+
+/** What `/usage` reports: fixed numbers, so a client's totals can be checked. */
+export const USAGE_PER_TURN = { inputTokens: 1200, outputTokens: 300, thoughtTokens: 100, totalTokens: 1600 };
+export const COST_PER_TURN_USD = 0.0125;
+export const CONTEXT_SIZE = 200_000;
 
 /** What `/ext` sends: an extension notification and a request the client does not know. */
 export const EXT_NOTIFICATION = '_demo/heartbeat';
@@ -128,6 +144,12 @@ export async function runTurn(ctx: TurnContext, text: string): Promise<StopReaso
         `Working folder: ${ctx.cwd}\nAdditional folders: ${ctx.additionalDirectories.length ? ctx.additionalDirectories.join(', ') : 'none'}`,
       );
       break;
+    case 'mode':
+      await mode(ctx, parsed.arg);
+      break;
+    case 'usage':
+      await usage(ctx);
+      break;
     case 'ext':
       // Like real agents: a `_`-prefixed extension notification, and (like Qwen Code's
       // `craft/drainMidTurnQueue`) a request without the prefix, every turn.
@@ -187,7 +209,10 @@ async function permission(ctx: TurnContext, toolTitle: string): Promise<void> {
     content: [{ type: 'diff' as const, path, oldText: 'Hello\n', newText: 'Hello, Switchboard\n' }],
   };
   await ctx.send({ sessionUpdate: 'tool_call', ...toolCall, rawInput: { path } });
-  const outcome = await ctx.requestPermission(toolCall, PERMISSION_OPTIONS);
+  // Like Claude's `bypassPermissions`: the mode that runs every tool without asking.
+  const bypass = ctx.mode() === 'bypass';
+  const outcome: RequestPermissionOutcome = bypass ? { outcome: 'selected', optionId: 'allow_once' } : await ctx.requestPermission(toolCall, PERMISSION_OPTIONS);
+  if (bypass) await say(ctx, 'Not asked: bypass mode. ');
   const chosen = outcome.outcome === 'selected' ? outcome.optionId : 'cancelled';
   await say(ctx, `Permission outcome: ${chosen}`);
   const allowed = !ctx.signal.aborted && (chosen === 'allow_once' || chosen === 'allow_always');
@@ -224,6 +249,31 @@ async function tool(ctx: TurnContext, toolTitle: string): Promise<void> {
     content: [{ type: 'content', content: { type: 'text', text: output } }],
   });
   await say(ctx, `Tool "${toolTitle}" finished.`);
+}
+
+/** `/mode ID` switches the mode from the agent's side (`current_mode_update`), as agents do on their own. */
+async function mode(ctx: TurnContext, modeId: string): Promise<void> {
+  if (!modeId) {
+    await say(ctx, `Mode: ${ctx.mode()}`);
+    return;
+  }
+  const name = ctx.switchMode(modeId);
+  if (!name) {
+    await say(ctx, `No mode ${modeId}; the modes are ask, code, bypass`);
+    return;
+  }
+  await ctx.send({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
+  await say(ctx, `Mode set to ${name}`);
+}
+
+/** `/usage`: a `usage_update` (context window, cumulative cost) and the turn's tokens in its answer. */
+async function usage(ctx: TurnContext): Promise<void> {
+  const turn = ctx.nextUsageTurn();
+  const used = USAGE_PER_TURN.totalTokens * turn;
+  const amount = Math.round(COST_PER_TURN_USD * turn * 10_000) / 10_000;
+  await ctx.send({ sessionUpdate: 'usage_update', used, size: CONTEXT_SIZE, cost: { amount, currency: 'USD' } });
+  ctx.reportUsage(USAGE_PER_TURN);
+  await say(ctx, `Usage reported: ${USAGE_PER_TURN.totalTokens} tokens this turn, $${amount} so far`);
 }
 
 const PLAN: PlanEntry[] = [

@@ -6,6 +6,7 @@ import type { AgentDefinition } from './agent-definition';
 import { AgentLogFeed } from './agent-log';
 import { AgentProcess, type AgentProcessOptions, type BrokerExit } from './agent-process';
 import { clientCapabilities, type ClientRequestHandlers } from './client-handlers';
+import { configOptionHandlers } from './config-options';
 import { fsHandlers } from './fs-handlers';
 import { BROKER_ENV } from './process-info';
 import { terminalHandlers } from './terminal-handlers';
@@ -99,7 +100,11 @@ export class Broker {
     const scopeOf = (acpSessionId: string) => this.router.sinkFor(acpSessionId);
     // Terminals carry the broker id like the agent's own helpers: the watchdog and the orphan
     // sweep find them even if the host dies without a chance to kill them.
-    this.handlers = [fsHandlers(scopeOf), terminalHandlers(scopeOf, { terminals: this.terminals, fixedEnv: { [BROKER_ENV]: opts.id } })];
+    this.handlers = [
+      fsHandlers(scopeOf),
+      terminalHandlers(scopeOf, { terminals: this.terminals, fixedEnv: { [BROKER_ENV]: opts.id } }),
+      configOptionHandlers,
+    ];
 
     const app = acp
       .client({ name: 'switchboard' })
@@ -192,6 +197,18 @@ export class Broker {
     params: acp.AgentRequestParamsByMethod[M],
     timeoutMs?: number,
   ): Promise<acp.AgentRequestResponsesByMethod[M]> {
+    return this.send(method, params, timeoutMs) as Promise<acp.AgentRequestResponsesByMethod[M]>;
+  }
+
+  /**
+   * A request by a method name the SDK does not list (an unstable one such as
+   * `session/set_model`): sent as is, its answer unchecked (the caller parses it).
+   */
+  requestUnlisted(method: string, params: Record<string, unknown>, timeoutMs?: number): Promise<unknown> {
+    return this.send(method, params, timeoutMs);
+  }
+
+  private send(method: string, params: unknown, timeoutMs: number | undefined): Promise<unknown> {
     if (!this.isAlive) return Promise.reject(this.exitError());
     if (!timeoutMs) return this.conn.agent.request(method, params).catch((err: unknown) => this.failure(err));
     const abort = new AbortController();

@@ -6,6 +6,7 @@ import type { EventBody } from '../../shared/contract';
 import { tempDir } from '../test-support/temp-dir';
 import { clientCapabilities, type RequestScope } from './client-handlers';
 import { PATH_REFUSED_CODE } from './confine';
+import { configOptionHandlers } from './config-options';
 import { fsHandlers } from './fs-handlers';
 import { MAX_DIFF_BYTES, MAX_READ_BYTES } from './text-files';
 
@@ -207,5 +208,13 @@ describe('fs/* client request handlers', () => {
 
   it('advertises fs read and write in the client capabilities', () => {
     expect(clientCapabilities([fsHandlers(() => undefined)])).toEqual({ fs: { readTextFile: true, writeTextFile: true }, terminal: false });
+  });
+
+  it('advertises boolean session config options beside them (the header shows them as a checkbox)', () => {
+    expect(clientCapabilities([fsHandlers(() => undefined), configOptionHandlers])).toEqual({
+      fs: { readTextFile: true, writeTextFile: true },
+      terminal: false,
+      session: { configOptions: { boolean: {} } },
+    });
   });
 });

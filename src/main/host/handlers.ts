@@ -102,6 +102,7 @@ export function createHandlers(h: HostParts): Handlers {
       return { ok: true as const };
     },
     'files:search': (p) => h.files.search(service.row(p.sessionId).cwd, p.query, p.limit),
+    'sessions:configure': (p) => service.configure(p.sessionId, p.target, p.value),
     'agents:login': (p) => {
       const row = service.row(p.sessionId);
       const method = service.view(row).auth?.methods.find((m) => m.id === p.methodId);

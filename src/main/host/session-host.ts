@@ -31,7 +31,7 @@ import { asStorageError, describeStorageProblem, folderProblemOf, StorageError }
 import { createDispatcher } from './dispatch';
 import { createHandlers } from './handlers';
 import { dataPaths } from './paths';
-import { DEFAULT_SETTINGS, normaliseSettings } from './settings';
+import { DEFAULT_SETTINGS, normaliseSettings, storedSettings } from './settings';
 
 export interface HostOptions {
   /** How a sign-in command opens in a terminal (tests); default: the machine's, desktop app only. */
@@ -112,7 +112,7 @@ export class SessionHost implements HostPort {
     const clock = options.clock ?? systemClock;
     this.log = options.log;
     this.store = Store.open(paths.database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-    this.current = { ...DEFAULT_SETTINGS, ...normaliseSettings(this.store.settings.all() as Partial<SettingsT>), ...normaliseSettings(options.settings ?? {}) };
+    this.current = { ...DEFAULT_SETTINGS, ...normaliseSettings(storedSettings(this.store.settings.all())), ...normaliseSettings(options.settings ?? {}) };
 
     const detector = new AgentDetector(options.detectionEnv ?? process.env);
     this.catalogue = new AgentCatalogue({
@@ -189,6 +189,7 @@ export class SessionHost implements HostPort {
       storeAgentSecret: (agentId, name, value) => this.catalogue.storeSecret(agentId, name, value),
       onDidChangeSession: (id) => this.changed(id),
       onTerminalOutput: (update) => this.sendToWatchers(update.sessionId, 'terminal:output', update),
+      onDidChangeControls: (id, controls) => this.sendToWatchers(id, 'session:controls', { sessionId: id, controls }),
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       closeTimeoutMs: 2_000,
       timers: this.timers,

@@ -27,6 +27,14 @@ export function parseDuration(name: string, raw: unknown): number {
   return Math.min(Math.floor(n), MAX_TIMER_MS);
 }
 
+/**
+ * The settings among everything the settings table holds: other keys there (a session's
+ * remembered choices per agent) are not settings and never reach a window as such.
+ */
+export function storedSettings(all: Record<string, unknown>): Partial<SettingsT> {
+  return Object.fromEntries(Object.entries(all).filter(([key]) => Object.hasOwn(DEFAULT_SETTINGS, key))) as Partial<SettingsT>;
+}
+
 /** Validates and normalises a partial settings update. */
 export function normaliseSettings(patch: Partial<SettingsT>): Partial<SettingsT> {
   const out: Partial<SettingsT> = { ...patch };

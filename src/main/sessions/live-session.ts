@@ -10,6 +10,11 @@ export interface LiveSessionHooks {
   permission(sessionId: string, request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
   /** Live output of a terminal the agent runs: pushed to watching windows, not stored. */
   terminalOutput?(update: TerminalOutputT): void;
+  /**
+   * Takes an update that changes the session's modes, models, options or usage (they are
+   * session state, kept during a replay too); false for any other update.
+   */
+  controls?(sessionId: string, update: acp.SessionUpdate): boolean;
 }
 
 /**
@@ -108,6 +113,7 @@ export class LiveSession implements SessionSink {
     if (this.detached) return;
     const update = notification.update;
     if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') this.rememberToolCall(update);
+    if (this.hooks.controls?.(this.id, update)) return;
     if (this.replaying && !isStateUpdate(update)) return;
     if (this.keepingReplay && update.sessionUpdate === 'user_message_chunk') {
       if (update.content.type === 'text') this.hooks.record(this.id, { kind: 'user_message', payload: { text: update.content.text } });

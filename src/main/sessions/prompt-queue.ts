@@ -199,6 +199,7 @@ export class PromptQueue {
         log: o.log,
         stopGraceMs: o.stopGraceMs,
         onAuthRequired: (error, broker) => this.deps.authRequired(sessionId, error, broker),
+        usage: this.ctx.controls,
       });
     } finally {
       o.timers.cancel(this.ctx.stopTimerKey(sessionId));

@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { PayloadOf } from '../../shared/contract';
+import type { Cost, PayloadOf, TurnUsage } from '../../shared/contract';
 import { AppError, isAppError, toWireError } from '../../shared/errors';
 import type { Broker } from '../brokers/broker';
 import type { EventLog } from '../store/event-log';
@@ -14,6 +14,11 @@ export interface TurnDeps {
   stopGraceMs: number;
   /** The agent refused the prompt until the person signs in: the session stays live. */
   onAuthRequired?(error: AppError, broker: Broker): void;
+  /** The session's usage: its cost when the turn began, and the turn's use once it ended. */
+  usage?: {
+    costNow(sessionId: string): Cost | undefined;
+    endTurn(sessionId: string, costBefore: Cost | undefined, reported: unknown): TurnUsage | undefined;
+  };
 }
 
 /**
@@ -43,6 +48,7 @@ export async function playTurn(
     log.append(sessionId, 'turn_ended', { stopReason: 'error', clientMessageId });
     return;
   }
+  const costBefore = deps.usage?.costNow(sessionId);
   try {
     const request = broker.request(acp.methods.agent.session.prompt, {
       sessionId: live.acpSessionId as string,
@@ -56,7 +62,9 @@ export async function playTurn(
       log.append(sessionId, 'notice', { kind: 'stop_timeout', text: `${broker.agent.name} did not stop within ${seconds} s of Stop; Switchboard stopped waiting for it.` });
       log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId, reason: 'agent_ignored_cancel' });
     } else if (!live.isDetached) {
-      log.append(sessionId, 'turn_ended', { stopReason: res.stopReason, clientMessageId });
+      // ACP's unstable `PromptResponse.usage` (the SDK passes answers through unchecked).
+      const usage = deps.usage?.endTurn(sessionId, costBefore, (res as { usage?: unknown }).usage);
+      log.append(sessionId, 'turn_ended', { stopReason: res.stopReason, clientMessageId, ...(usage ? { usage } : {}) });
     }
   } catch (err) {
     // A close cancelled this turn and recorded its end; anything else is an error to show.

@@ -1,4 +1,4 @@
-import type { PromptCapabilities, TerminalOutputT } from '../../shared/contract';
+import type { PromptCapabilities, SessionControls, TerminalOutputT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
@@ -10,6 +10,7 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import type { TimerQueue } from '../util/timer-queue';
 import { promptCapabilitiesOf } from './prompt-content';
+import { SessionControlsKeeper } from './session-controls';
 import { SessionRegistry } from './session-registry';
 import type { Watchers } from './watchers';
 
@@ -32,6 +33,8 @@ export interface SessionServiceOptions {
   onDidChangeSession(sessionId: string): void;
   /** New output of a terminal a session's agent runs: tell the windows watching it. */
   onTerminalOutput?(update: TerminalOutputT): void;
+  /** A session's modes, models, options or usage changed: tell the windows watching it. */
+  onDidChangeControls?(sessionId: string, controls: SessionControls): void;
   requestTimeoutMs: number;
   closeTimeoutMs: number;
   /** The host's one timer (the Stop deadline rides on it). */
@@ -48,9 +51,13 @@ export interface SessionServiceOptions {
  */
 export class SessionContext {
   readonly registry = new SessionRegistry();
+  /** Modes, models, options and usage of every session (stored on its row). */
+  readonly controls: SessionControlsKeeper;
   private stopping = false;
 
-  constructor(readonly o: SessionServiceOptions) {}
+  constructor(readonly o: SessionServiceOptions) {
+    this.controls = new SessionControlsKeeper(this);
+  }
 
   /** Quit has begun: nothing new starts. */
   get isStopping(): boolean {

@@ -1,4 +1,4 @@
-import type { AvailableCommand, SessionEventT, SessionViewT, SwitchResultT } from '../../shared/contract';
+import type { AvailableCommand, SessionControls, SessionEventT, SessionViewT, SwitchResultT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { additionalDirsOf, authRequestOf, displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
 import { isAuthStatus, rootHint } from './auth-request';
@@ -33,6 +33,10 @@ function progressOf(turnStartedAt: number | undefined, lastAgentActivityAt: numb
     ...(turnStartedAt === undefined ? {} : { turnStartedAt }),
     ...(lastAgentActivityAt === undefined ? {} : { lastAgentActivityAt }),
   };
+}
+
+function optionalControls(controls: SessionControls | undefined): { controls?: SessionControls } {
+  return controls ? { controls } : {};
 }
 
 /**
@@ -122,6 +126,7 @@ export class SessionRouting {
       lastSeq: o.log.committedSeq(sessionId),
       pendingPermissions: o.gate.pendingFor(sessionId),
       ...defined({ availableCommands: latestCommands(o.log.events.recentOfKinds(sessionId, ['available_commands'], 1)) }),
+      ...optionalControls(this.ctx.controls.get(sessionId)),
     };
     if (fromSessionId && fromSessionId !== sessionId) this.unwatch(clientId, fromSessionId);
     return result;
@@ -170,6 +175,7 @@ export class SessionRouting {
         return o.gate.request(id, req, signal);
       },
       terminalOutput: (update) => o.onTerminalOutput?.(update),
+      controls: (id, update) => this.ctx.controls.onUpdate(id, update),
     });
     live.additionalDirs = additionalDirsOf(row);
     let added = false;
@@ -193,6 +199,7 @@ export class SessionRouting {
       });
       if (live.isDetached) throw new AppError('invalid_state', 'The session was closed while it started');
       o.store.sessions.setAcpSessionId(row.id, started.acpSessionId, o.clock.now());
+      this.ctx.controls.started(row.id, started.answer);
       // A sign-in asked for while starting is done once a session started.
       if (authRequestOf(this.ctx.row(row.id)).auth?.during === 'start') {
         o.store.sessions.setAuthRequest(row.id, null, o.clock.now());
@@ -202,6 +209,8 @@ export class SessionRouting {
       }
       transition(o.store.sessions, row.id, o.watchers.count(row.id) > 0 ? 'ACTIVE' : 'DETACHED', started.mode, o.clock.now());
       o.onDidChangeSession(row.id);
+      // Before the first prompt goes out (it waits for this start): the person's last choices.
+      if (started.mode === 'new') await this.ctx.controls.applyDefaults(live, row.agent_id);
       return live;
     } catch (err) {
       // A close (or the crash handler) that took the session out of the registry meanwhile

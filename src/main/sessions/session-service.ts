@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { PromptBlock, SessionViewT, StateReason, SwitchResultT, TerminalSnapshotT } from '../../shared/contract';
+import type { ControlTarget, PromptBlock, SessionControls, SessionViewT, StateReason, SwitchResultT, TerminalSnapshotT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
@@ -10,6 +10,7 @@ import { SessionContext, type SessionServiceOptions } from './session-context';
 import type { SessionRegistry } from './session-registry';
 import { SessionRouting, type NewSessionExtra } from './session-routing';
 import { recordAuthRequired, SignIn } from './sign-in';
+import { ROUTABLE } from './state-machine';
 
 export type { CloseOptions } from './session-closer';
 export type { SessionServiceOptions } from './session-context';
@@ -108,6 +109,21 @@ export class SessionService {
     for (const clientId of [...o.watchers.clientsOf(sessionId)]) o.watchers.remove(clientId, sessionId);
     o.store.sessions.remove(sessionId);
     o.onDidChangeSession(sessionId);
+  }
+
+  /**
+   * Sets a mode, model or config option on the session's agent, starting (resuming) the agent
+   * session first if it sleeps; the person's choice becomes the agent's default for new sessions.
+   */
+  async configure(sessionId: string, target: ControlTarget, value: string | boolean): Promise<SessionControls> {
+    this.ctx.assertOpen();
+    const row = this.ctx.row(sessionId);
+    let live = this.registry.get(sessionId);
+    // Not on the work queue when live: a mode may change while a turn runs (ACP allows it).
+    if (!(live && ROUTABLE.includes(row.state) && live.broker?.isAlive && live.acpSessionId)) {
+      live = await this.registry.enqueue(sessionId, () => this.routing.ensureLive(sessionId));
+    }
+    return this.ctx.controls.set(live, target, value);
   }
 
   /** Retry: starts a session whose agent failed to start, running the prompts that waited for it. */

@@ -39,7 +39,7 @@ export async function startAgentSession(
   row: SessionRow,
   agent: AgentDefinition,
   o: StartOptions,
-): Promise<{ broker: Broker; acpSessionId: string; mode: StartMode }> {
+): Promise<{ broker: Broker; acpSessionId: string; mode: StartMode; answer: unknown }> {
   const broker = await o.pool.acquire(row.id, agent, { retry: o.retry });
   const caps = broker.capabilities;
   const known = row.acp_session_id;
@@ -47,31 +47,33 @@ export async function startAgentSession(
   // Only agents that say they take them get the additional folders (they confine files to them too).
   const roots = caps.sessionCapabilities?.additionalDirectories && dirs.length ? { additionalDirectories: dirs } : {};
 
-  const load = async (id: string, keepReplay: boolean): Promise<boolean> => {
+  /** The agent's answer (its modes and options become the session's controls), or undefined when it failed. */
+  const load = async (id: string, keepReplay: boolean): Promise<{ answer: unknown } | undefined> => {
     live.replaying = !keepReplay;
     live.keepingReplay = keepReplay;
     live.bind(broker, id);
     try {
-      await broker.request(acp.methods.agent.session.load, { sessionId: id, cwd: row.cwd, mcpServers: [], ...roots }, o.requestTimeoutMs);
-      return true;
+      const answer = await broker.request(acp.methods.agent.session.load, { sessionId: id, cwd: row.cwd, mcpServers: [], ...roots }, o.requestTimeoutMs);
+      return { answer };
     } catch (err) {
       live.unbind();
       if (!broker.isAlive) throw broker.exitError();
       o.log.info(keepReplay ? 'session/load of a listed session failed' : 'session/load failed; starting a new agent session', { session: row.id, error: String(err) });
-      return false;
+      return undefined;
     } finally {
       live.replaying = false;
       live.keepingReplay = false;
     }
   };
 
-  if (known && o.opening && caps.loadSession && (await load(known, true))) return { broker, acpSessionId: known, mode: 'loaded' };
+  const opened = known && o.opening && caps.loadSession ? await load(known, true) : undefined;
+  if (known && opened) return { broker, acpSessionId: known, mode: 'loaded', answer: opened.answer };
 
   if (known && caps.sessionCapabilities?.resume) {
     live.bind(broker, known);
     try {
-      await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers: [], ...roots }, o.requestTimeoutMs);
-      return { broker, acpSessionId: known, mode: 'resumed' };
+      const answer = await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers: [], ...roots }, o.requestTimeoutMs);
+      return { broker, acpSessionId: known, mode: 'resumed', answer };
     } catch (err) {
       live.unbind();
       if (!broker.isAlive) throw broker.exitError();
@@ -79,7 +81,8 @@ export async function startAgentSession(
     }
   }
 
-  if (known && !o.opening && caps.loadSession && (await load(known, false))) return { broker, acpSessionId: known, mode: 'loaded' };
+  const loaded = known && !o.opening && caps.loadSession ? await load(known, false) : undefined;
+  if (known && loaded) return { broker, acpSessionId: known, mode: 'loaded', answer: loaded.answer };
 
   // No timeout on the request itself: an answer that comes after we gave up still names a
   // session the agent holds, and only that answer lets us tell the agent to drop it.
@@ -104,7 +107,9 @@ export async function startAgentSession(
   // prompts queued while a brand-new session starts are not an earlier conversation.
   const seeded = known !== null || o.events.countOfKind(row.id, 'turn_started') > 0;
   if (seeded) live.seed = buildSeed(o.events, row.id);
-  return { broker, acpSessionId: res.sessionId, mode: seeded ? 'recreated' : 'new' };
+  // The whole answer: its `modes`, `configOptions` and the unstable `models` (which the SDK
+  // does not name) become the session's controls.
+  return { broker, acpSessionId: res.sessionId, mode: seeded ? 'recreated' : 'new', answer: res };
 }
 
 /** An agent session nobody will use (timed out, or closed while starting): drop what is held, ask the agent to close it. */

@@ -24,6 +24,8 @@ export interface SessionRow {
   viewed_at: number | null;
   /** JSON array of the absolute folders the session may use besides `cwd`; null when none. */
   additional_dirs: string | null;
+  /** JSON of the `SessionControls` last known (modes, models, options, usage); null when none. */
+  controls: string | null;
 }
 
 /** The session's additional folders; an unreadable value counts as none (nothing is widened). */
@@ -104,6 +106,9 @@ export class SessionsRepo {
       setCustomTitle: db.prepare(`UPDATE sessions SET custom_title = ?, updated_at = ? WHERE id = ?`),
       // updated_at too: a view pushed after this one must not be taken for stale (unread changed).
       markViewed: db.prepare(`UPDATE sessions SET viewed_at = ?, updated_at = MAX(updated_at, ?) WHERE id = ?`),
+      // Not `updated_at`: the view (which that orders) does not carry the controls.
+      getControls: db.prepare(`SELECT controls FROM sessions WHERE id = ?`),
+      setControls: db.prepare(`UPDATE sessions SET controls = ? WHERE id = ?`),
       remove: db.transaction((id: string) => {
         // Explicit, not left to ON DELETE CASCADE: a foreign-key-less copy of the file still ends clean.
         for (const table of ['events', 'prompts', 'permissions', 'permission_rules', 'drafts']) {
@@ -193,6 +198,16 @@ export class SessionsRepo {
   /** A window showed the session until `now`: activity up to then is seen. */
   markViewed(id: string, now: number): void {
     this.stmts.markViewed.run(now, now, id);
+  }
+
+  /** The stored controls' JSON (see `SessionControls`), or undefined. */
+  controlsJson(id: string): string | undefined {
+    const row = this.stmts.getControls.get(id) as { controls: string | null } | undefined;
+    return row?.controls ?? undefined;
+  }
+
+  setControlsJson(id: string, json: string): void {
+    this.stmts.setControls.run(json, id);
   }
 
   /** Removes the session with its transcript, prompts and permission records, in one transaction. */

@@ -83,6 +83,16 @@ describe('migrations', () => {
     expect(db.prepare(`SELECT archived_at, auth_request FROM sessions WHERE id = 's'`).get()).toEqual({ archived_at: null, auth_request: null });
   });
 
+  it('0009 adds controls to sessions (existing rows have none)', () => {
+    const db = freshDb();
+    migrate(db, 6);
+    db.prepare(
+      `INSERT INTO sessions (id, agent_id, cwd, state, created_at, updated_at, last_activity_at) VALUES ('s', 'demo', '/', 'ENDED', 1, 1, 1)`,
+    ).run();
+    expect(migrate(db, 9)).toBe(9);
+    expect(db.prepare(`SELECT controls FROM sessions WHERE id = 's'`).get()).toEqual({ controls: null });
+  });
+
   it('0010 adds additional_dirs (NULL for existing sessions) and recent_folders', () => {
     const db = freshDb();
     migrate(db, 6);

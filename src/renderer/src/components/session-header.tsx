@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { useAppStore } from '../store/context';
 import { sessionsSelectors } from '../store/slices/sessions/selectors';
+import { SessionControlsBar } from './session-controls';
 
 /**
  * The session's name, editable in place (Rename): Enter saves, Escape cancels, leaving the
@@ -93,6 +94,7 @@ export function SessionHeader() {
             {session.cwd}
           </span>
         </p>
+        <SessionControlsBar sessionId={session.id} agentName={agent} />
       </div>
       <div className="session-header-actions">
         <button ref={renameButton} type="button" className="button-secondary" onClick={() => beginRename(session.id)}>

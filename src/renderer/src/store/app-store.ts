@@ -22,6 +22,8 @@ import { draftsInitialState, type DraftsState } from './slices/drafts/initial-st
 import { createDraftsActions, type DraftsActions } from './slices/drafts/actions';
 import { terminalsInitialState, type TerminalsState } from './slices/terminals/initial-state';
 import { createTerminalsActions, type TerminalsActions } from './slices/terminals/actions';
+import { controlsInitialState, type ControlsState } from './slices/controls/initial-state';
+import { createControlsActions, type ControlsActions } from './slices/controls/actions';
 
 export type AppState = SessionsState &
   TranscriptState &
@@ -33,7 +35,8 @@ export type AppState = SessionsState &
   LifecycleState &
   NewSessionState &
   DraftsState &
-  TerminalsState;
+  TerminalsState &
+  ControlsState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -44,7 +47,8 @@ export type AppActions = SessionsActions &
   LifecycleActions &
   NewSessionActions &
   DraftsActions &
-  TerminalsActions;
+  TerminalsActions &
+  ControlsActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -64,6 +68,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...newSessionInitialState,
     ...draftsInitialState,
     ...terminalsInitialState,
+    ...controlsInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -75,5 +80,6 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createNewSessionActions(set, get, deps),
     ...createDraftsActions(set, get, deps),
     ...createTerminalsActions(set, get, deps),
+    ...createControlsActions(set, get, deps),
   }));
 }

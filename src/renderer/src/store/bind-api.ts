@@ -19,6 +19,7 @@ export function bindApi(store: AppStoreApi, api: Api, connection: ConnectionMoni
     api.on('agent:log', (p) => s().receiveAgentLog(p)),
     api.on('terminal:output', (u) => s().receiveTerminalOutput(u)),
     api.on('host:storage', (status) => s().storageChanged(status)),
+    api.on('session:controls', (p) => s().receiveControls(p)),
     api.onReconnect(() => void s().resubscribe()),
     // A new connection follows nothing: an open Agent log reloads and follows again.
     api.onReconnect(() => {

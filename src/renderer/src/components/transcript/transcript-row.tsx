@@ -8,6 +8,7 @@ import { Markdown } from './markdown';
 import { DiffView } from '../tool-details';
 import { ToolCard } from './tool-card';
 import { AttachmentList } from '../attachments/attachment-chip';
+import { turnUsageText } from '../../lib/usage-format';
 
 const ERROR_TITLE: Partial<Record<ErrorCode, string>> = {
   crash_loop: 'The agent keeps crashing',
@@ -142,6 +143,12 @@ export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: 
       return (
         <p className="row-stopped" role="note">
           {row.text}
+        </p>
+      );
+    case 'usage':
+      return (
+        <p className="row-usage" role="note" aria-label="Turn usage">
+          {turnUsageText(row.usage)}
         </p>
       );
     case 'error':

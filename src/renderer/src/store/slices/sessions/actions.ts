@@ -88,6 +88,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       get().applyPermissionsSnapshot(answer.pendingPermissions, mark);
     }
     if (answer.availableCommands) get().commandsSeen(answer.session.id, answer.lastSeq, answer.availableCommands);
+    if (answer.controls) get().receiveControls({ sessionId: answer.session.id, controls: answer.controls });
   };
 
   /**

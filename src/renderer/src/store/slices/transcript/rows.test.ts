@@ -67,6 +67,16 @@ describe('buildRows', () => {
     expect(rows).toEqual([{ type: 'stopped', key: 'stop-2', text: 'Stopped' }]);
   });
 
+  it('gives a turn that reported usage a usage line at its end, after any stop note', () => {
+    const usage = { tokens: { inputTokens: 1200, outputTokens: 300, totalTokens: 1600 }, cost: { amount: 0.0125, currency: 'USD' } };
+    const rows = buildRows([ev(1, 'turn_ended', { stopReason: 'end_turn', usage }), ev(2, 'turn_ended', { stopReason: 'cancelled', usage })]);
+    expect(rows).toEqual([
+      { type: 'usage', key: 'usage-1', usage },
+      { type: 'stopped', key: 'stop-2', text: 'Stopped' },
+      { type: 'usage', key: 'usage-2', usage },
+    ]);
+  });
+
   it('keeps the error code and stderr tail', () => {
     const [row] = buildRows([ev(1, 'error', { code: 'crash_loop', message: 'agent keeps crashing', stderrTail: ['boom'] })]);
     expect(row).toMatchObject({ type: 'error', code: 'crash_loop', message: 'agent keeps crashing', stderrTail: ['boom'] });

@@ -13,6 +13,7 @@ import type {
   ToolKind,
   TurnEndReason,
   TurnStopReason,
+  TurnUsage,
 } from '../../../../../shared/contract';
 
 export interface ToolCallState {
@@ -50,6 +51,8 @@ export type Row =
   | { type: 'tool'; key: string; call: ToolCallState }
   | { type: 'plan'; key: string; entries: readonly PlanEntry[] }
   | { type: 'stopped'; key: string; text: string }
+  /** What a turn used, where the agent said (tokens, cost, context window). */
+  | { type: 'usage'; key: string; usage: TurnUsage }
   | { type: 'error'; key: string; code: ErrorCode; message: string; stderrTail: readonly string[] }
   | {
       type: 'permission';
@@ -276,6 +279,7 @@ export class RowGrouper {
       case 'turn_ended': {
         const note = stopNote(e.payload);
         if (note) this.push({ type: 'stopped', key: `stop-${e.seq}`, text: note });
+        if (e.payload.usage) this.push({ type: 'usage', key: `usage-${e.seq}`, usage: e.payload.usage });
         break;
       }
       case 'tool_call':
