@@ -31,6 +31,7 @@ export const commandNameList = [
   'sessions:delete',
   'agents:login',
   'agents:signin',
+  'search:query',
 ] as const;
 
 export const eventNameList = [
@@ -43,6 +44,7 @@ export const eventNameList = [
   'agents:progress',
   'agent:log',
   'session:deleted',
+  'search:progress',
 ] as const;
 
 export const channelPrefix = 'sb:';

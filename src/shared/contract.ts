@@ -85,7 +85,17 @@ export const Settings = z.object({
    * log and the Agent log view. Off by default: the fast path then only checks this flag per chunk.
    */
   logProtocol: z.boolean().optional(),
+  /** Colour theme of every window: follow the system (default), or always light or dark. */
+  theme: z.enum(['system', 'light', 'dark']).optional(),
 });
+
+export const SearchProgress = z.object({
+  /** Events of older transcripts indexed so far, and in all (both 0 and `done` when there was nothing to do). */
+  indexed: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  done: z.boolean(),
+});
+export type SearchProgressT = z.output<typeof SearchProgress>;
 
 export const HostInfo = z.object({
   version: z.string(),
@@ -95,6 +105,8 @@ export const HostInfo = z.object({
   clientId: z.string(),
   agents: z.array(AgentInfo),
   settings: Settings,
+  /** Transcripts stored before search existed are still being indexed (see `search:progress`). */
+  searchIndexing: SearchProgress.optional(),
 });
 
 const Empty = z.object({}).strict();
@@ -247,6 +259,49 @@ export const AuthenticateResult = z.object({
   message: z.string(),
 });
 
+/** Full-text search over every transcript; the text is never read as FTS5 syntax. */
+export const SearchQuery = z
+  .object({
+    query: z.string().max(500),
+    /** Most sessions in the answer. */
+    limit: z.number().int().min(1).max(100).default(20),
+  })
+  .strict();
+
+/** A piece of a snippet: matched text has `hit`. Plain text: the window builds `<mark>`s, never HTML. */
+export const SnippetPart = z.object({ text: z.string(), hit: z.boolean().optional() });
+export type SnippetPartT = z.output<typeof SnippetPart>;
+
+export const SearchHit = z.object({
+  seq: z.number().int().positive(),
+  at: z.number(),
+  kind: z.enum(['user', 'agent', 'thought', 'tool']),
+  snippet: z.array(SnippetPart),
+});
+export type SearchHitT = z.output<typeof SearchHit>;
+
+export const SearchGroup = z.object({
+  sessionId: SessionId,
+  title: z.string(),
+  cwd: z.string(),
+  agentId: z.string(),
+  /** Newest first. */
+  hits: z.array(SearchHit),
+  /** The session has more hits than shown. */
+  more: z.boolean(),
+});
+export type SearchGroupT = z.output<typeof SearchGroup>;
+
+export const SearchResults = z.object({
+  /** Sessions ordered by their newest hit, newest first. */
+  groups: z.array(SearchGroup),
+  /** More sessions matched than `limit`. */
+  truncated: z.boolean(),
+  /** Set while older transcripts are still being indexed: results may be incomplete. */
+  indexing: SearchProgress.optional(),
+});
+export type SearchResultsT = z.output<typeof SearchResults>;
+
 export const commands = {
   'host:info': { req: Empty, res: HostInfo },
   'sessions:list': { req: Empty, res: z.array(SessionView) },
@@ -281,6 +336,7 @@ export const commands = {
   'agents:login': { req: z.object({ sessionId: SessionId, methodId: z.string().min(1) }).strict(), res: Ok },
   /** Sign in to an agent from Settings (a probe of it runs `authenticate`, or a variable is stored for it). */
   'agents:signin': { req: AgentSignIn, res: AuthenticateResult },
+  'search:query': { req: SearchQuery, res: SearchResults },
 } as const;
 
 export const events = {
@@ -305,6 +361,8 @@ export const events = {
    * `dropped` lines did not fit the batch's bound (the log file has them).
    */
   'agent:log': z.object({ sessionId: SessionId, entries: z.array(AgentLogEntry), dropped: z.number().int().nonnegative() }),
+  /** Indexing older transcripts for search moved on (a few times a second at most), and when it is done: to every window. */
+  'search:progress': SearchProgress,
 } as const;
 
 export type Commands = typeof commands;
@@ -384,5 +442,6 @@ export const WsFrame = z.union([
   eventFrame('agents:progress'),
   eventFrame('agent:log'),
   eventFrame('session:deleted'),
+  eventFrame('search:progress'),
 ]);
 export type WsFrameT = z.output<typeof WsFrame>;

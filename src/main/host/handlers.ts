@@ -20,14 +20,18 @@ function assertFolder(cwd: string): void {
 export function createHandlers(h: HostParts): Handlers {
   const { service, store, gate, eventLog } = h;
   return {
-    'host:info': (_p, ctx) => ({
+    'host:info': (_p, ctx) => {
+      const searchIndexing = h.searchProgress();
+      return {
       version: VERSION,
       headless: h.headless,
       canOpenTerminal: h.terminal !== undefined,
       clientId: ctx.clientId,
       agents: h.agents().map((a) => ({ id: a.id, name: a.name, command: a.command, args: a.args })),
       settings: h.settings(),
-    }),
+      ...(searchIndexing ? { searchIndexing } : {}),
+      };
+    },
     'sessions:list': () => store.sessions.list().map((row) => service.view(row)),
     'sessions:create': (p) => {
       const cwd = p.cwd ?? h.settings().defaultCwd;
@@ -106,6 +110,17 @@ export function createHandlers(h: HostParts): Handlers {
       if (!h.terminal) throw new AppError('invalid_request', `Switchboard cannot open a terminal here: run ${method.command} yourself, then press Retry`);
       h.terminal.open(method.command, row.cwd);
       return { ok: true as const };
+    },
+    'search:query': (p) => {
+      const { matches, truncated } = eventLog.search.search(p.query, p.limit);
+      const groups = matches.flatMap((m) => {
+        const row = store.sessions.get(m.sessionId);
+        if (!row) return [];
+        const view = service.view(row);
+        return [{ sessionId: m.sessionId, title: view.title, cwd: view.cwd, agentId: view.agentId, hits: m.hits, more: m.more }];
+      });
+      const indexing = h.searchProgress();
+      return { groups, truncated, ...(indexing ? { indexing } : {}) };
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { TerminalLauncher } from './terminal-launcher';
-import type { EventName, EventPayload, SettingsT } from '../../shared/contract';
+import type { EventName, EventPayload, SearchProgressT, SettingsT } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
 import type { PermissionGate } from '../permissions/permission-gate';
@@ -31,4 +31,6 @@ export interface HostParts {
   /** An event to one window (a test's progress goes to the window that asked). */
   sendTo<E extends EventName>(clientId: string, event: E, payload: EventPayload<E>): void;
   agentLogs: AgentLogs;
+  /** Where indexing older transcripts for search stands; undefined once done. */
+  searchProgress(): SearchProgressT | undefined;
 }

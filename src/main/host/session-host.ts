@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EventName, EventPayload, SessionEventT, SettingsT } from '../../shared/contract';
+import type { EventName, EventPayload, SearchProgressT, SessionEventT, SettingsT } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import { defaultSpawn, type SpawnFn } from '../brokers/broker';
 import { BrokerPool } from '../brokers/broker-pool';
@@ -11,6 +11,7 @@ import { IdleReaper } from '../reaper/idle-reaper';
 import { SessionService } from '../sessions/session-service';
 import { Watchers } from '../sessions/watchers';
 import { EventLog } from '../store/event-log';
+import { SearchBackfill } from '../store/search-backfill';
 import { Store } from '../store/store';
 import { systemClock, type Clock } from '../util/clock';
 import { createLogger, type Logger } from '../util/log';
@@ -83,6 +84,7 @@ export class SessionHost implements HostPort {
   readonly log: Logger;
   readonly catalogue: AgentCatalogue;
   readonly agentLogs: AgentLogs;
+  readonly searchBackfill: SearchBackfill;
   private readonly clients = new Map<string, ClientSink>();
   private readonly dispatcher;
   private current: SettingsT;
@@ -121,6 +123,7 @@ export class SessionHost implements HostPort {
       undefined,
       (err, lost) => this.log.error('storing transcript events failed; they are lost', { lost, error: String(err) }),
     );
+    this.searchBackfill = this.createSearchBackfill(clock);
     this.pool = new BrokerPool({
       repo: this.store.brokers,
       spawn: options.spawn ?? defaultSpawn,
@@ -197,6 +200,7 @@ export class SessionHost implements HostPort {
         agentTestTimeoutMs: options.agentTestTimeoutMs ?? 30_000,
         sendTo: (clientId, event, payload) => this.clients.get(clientId)?.send(event, payload),
         agentLogs: this.agentLogs,
+        searchProgress: () => this.searchBackfill.progress(),
       }),
     );
   }
@@ -212,6 +216,8 @@ export class SessionHost implements HostPort {
     try {
       const host = new SessionHost({ ...options, log }, lock, watchdog);
       host.reaper.start();
+      // Transcripts stored before search existed are indexed in the background, with progress.
+      if (host.searchBackfill.start()) host.log.info('indexing older transcripts for search', host.searchBackfill.progress());
       // Which agents are installed is found in the background: the start never waits on it.
       host.agentsChanged();
       const s = host.current;
@@ -295,6 +301,7 @@ export class SessionHost implements HostPort {
       { part: 'agents', run: () => this.pool.dispose() },
       { part: 'watchdog', run: () => this.watchdog.dispose() },
       { part: 'sessions', run: () => this.service.endAllStored(reason) },
+      { part: 'search index', run: () => this.searchBackfill.dispose() },
       { part: 'timers', run: () => this.timers.dispose() },
       { part: 'event log', run: () => this.eventLog.dispose() },
       { part: 'store', run: () => this.store.dispose() },
@@ -353,6 +360,31 @@ export class SessionHost implements HostPort {
       this.reaper.start();
     }
     return this.current;
+  }
+
+  /**
+   * The background indexing of older transcripts. Windows hear of its progress at most every
+   * 250 ms (and when it is done), the log every tenth of the way.
+   */
+  private createSearchBackfill(clock: Clock): SearchBackfill {
+    let lastSent = -Infinity;
+    let lastLoggedTenth = 0;
+    return new SearchBackfill({
+      db: this.store.db,
+      index: this.eventLog.search,
+      schedule: (fn) => setImmediate(fn),
+      onProgress: (progress: SearchProgressT) => {
+        if (this.shutdownPromise) return;
+        const tenth = progress.total === 0 ? 10 : Math.floor((progress.indexed / progress.total) * 10);
+        if (progress.done) this.log.info('older transcripts indexed for search', { events: progress.total });
+        else if (tenth > lastLoggedTenth) this.log.info('indexing older transcripts for search', progress);
+        lastLoggedTenth = Math.max(lastLoggedTenth, tenth);
+        const now = clock.now();
+        if (!progress.done && now - lastSent < 250) return;
+        lastSent = now;
+        for (const client of this.clients.values()) client.send('search:progress', progress);
+      },
+    });
   }
 
   private createReaper(clock: Clock): IdleReaper {

@@ -1,5 +1,6 @@
 import type { Db } from './db';
 import { EventsRepo } from './events.repo';
+import { SearchIndex } from './search-index';
 import type { EventKind, PayloadOf, SessionEventT } from '../../shared/contract';
 import type { Clock } from '../util/clock';
 import type { Disposable } from '../util/lifecycle';
@@ -19,6 +20,7 @@ export type Schedule = (fn: () => void) => void;
  */
 export class EventLog implements Disposable {
   private readonly repo: EventsRepo;
+  readonly search: SearchIndex;
   private readonly nextSeq = new Map<string, number>();
   private pending: StoredEvent[] = [];
   private readonly lastPending = new Map<string, StoredEvent>();
@@ -37,10 +39,13 @@ export class EventLog implements Disposable {
       console.error(`[event-log] writing ${lost} event(s) failed`, err),
   ) {
     this.repo = new EventsRepo(db);
+    this.search = new SearchIndex(db);
     this.writeBatch = db.transaction((events: StoredEvent[]) => {
       const last = new Map<string, { seq: number; at: number }>();
       for (const e of events) {
         this.repo.insert(e);
+        // In the same transaction: search never finds an event that was not stored, nor misses one that was.
+        this.search.add(e);
         last.set(e.sessionId, { seq: e.seq, at: e.at });
       }
       for (const [sessionId, { seq, at }] of last) this.repo.setLastSeq(sessionId, seq, at);

@@ -5,6 +5,7 @@ import { m0003 } from './0003-permissions';
 import { m0004 } from './0004-settings';
 import { m0005 } from './0005-agents';
 import { m0006 } from './0006-archive-auth';
+import { m0007 } from './0007-search';
 
 export interface Migration {
   version: number;
@@ -13,7 +14,7 @@ export interface Migration {
 }
 
 /** Forward only, in order; each runs in its own transaction with `user_version`. */
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006];
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007];
 
 export function migrate(db: Database.Database, upTo = migrations.length): number {
   const current = db.pragma('user_version', { simple: true }) as number;

@@ -80,6 +80,21 @@ describe('migrations', () => {
     expect(db.prepare(`SELECT archived_at, auth_request FROM sessions WHERE id = 's'`).get()).toEqual({ archived_at: null, auth_request: null });
   });
 
+  it('0007 adds the search tables and records what the backfill must index (sessions with events only)', () => {
+    const db = freshDb();
+    migrate(db, 6);
+    const insert = db.prepare(
+      `INSERT INTO sessions (id, agent_id, cwd, state, last_seq, created_at, updated_at, last_activity_at) VALUES (?, 'demo', '/', 'ENDED', ?, 1, 1, ?)`,
+    );
+    insert.run('with', 12, 5);
+    insert.run('empty', 0, 6);
+    expect(migrate(db, 7)).toBe(7);
+    expect(tables(db)).toEqual(expect.arrayContaining(['search_docs', 'search_index', 'search_backfill']));
+    expect(db.prepare(`SELECT session_id, upto_seq, last_activity_at FROM search_backfill`).all()).toEqual([
+      { session_id: 'with', upto_seq: 12, last_activity_at: 5 },
+    ]);
+  });
+
   it('is idempotent: running again changes nothing', () => {
     const db = freshDb();
     migrate(db);
