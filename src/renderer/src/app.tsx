@@ -10,6 +10,7 @@ import { SessionHeader } from './components/session-header';
 import { SignInPanel } from './components/sign-in-panel';
 import { SettingsDialog } from './components/settings/settings-dialog';
 import { SessionSidebar } from './components/sidebar/session-sidebar';
+import { SearchBox } from './components/search/search-box';
 import { TranscriptView } from './components/transcript/transcript-view';
 import { useAppStore } from './store/context';
 
@@ -49,6 +50,9 @@ export function App() {
   return (
     <div className="app">
       <ConnectionBanner />
+      <header className="top-bar">
+        <SearchBox />
+      </header>
       <div className="app-body">
         <SessionSidebar onOpenSettings={openSettings} />
         <main className="main">

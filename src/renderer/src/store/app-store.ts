@@ -16,8 +16,10 @@ import { transcriptInitialState, type TranscriptState } from './slices/transcrip
 import { createTranscriptActions, type TranscriptActions } from './slices/transcript/actions';
 import { agentLogInitialState, type AgentLogState } from './slices/agent-log/initial-state';
 import { createAgentLogActions, type AgentLogActions } from './slices/agent-log/actions';
+import { searchInitialState, type SearchState } from './slices/search/initial-state';
+import { createSearchActions, type SearchActions } from './slices/search/actions';
 
-export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentsState & AgentLogState & LifecycleState;
+export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentsState & AgentLogState & LifecycleState & SearchState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -25,7 +27,8 @@ export type AppActions = SessionsActions &
   ComposerActions &
   AgentsActions &
   AgentLogActions &
-  LifecycleActions;
+  LifecycleActions &
+  SearchActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -42,6 +45,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...agentsInitialState,
     ...agentLogInitialState(deps.silenceAfterMs),
     ...lifecycleInitialState,
+    ...searchInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -50,5 +54,6 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createAgentsActions(set, get, deps),
     ...createAgentLogActions(set, get, deps),
     ...createLifecycleActions(set, get, deps),
+    ...createSearchActions(set, get, deps),
   }));
 }

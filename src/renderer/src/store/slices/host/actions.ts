@@ -17,7 +17,9 @@ export function createHostActions(set: SetState, get: GetState, deps: StoreDeps)
   return {
     async loadHostInfo() {
       const res = await api['host:info']({});
-      if (res.ok) set({ hostInfo: res.value, settings: res.value.settings });
+      if (!res.ok) return;
+      set({ hostInfo: res.value, settings: res.value.settings });
+      get().searchProgress(res.value.searchIndexing);
     },
 
     setConnection(connection) {
