@@ -45,6 +45,7 @@ export const eventNameList = [
   'agent:log',
   'session:deleted',
   'search:progress',
+  'settings:changed',
 ] as const;
 
 export const channelPrefix = 'sb:';

@@ -363,6 +363,8 @@ export const events = {
   'agent:log': z.object({ sessionId: SessionId, entries: z.array(AgentLogEntry), dropped: z.number().int().nonnegative() }),
   /** Indexing older transcripts for search moved on (a few times a second at most), and when it is done: to every window. */
   'search:progress': SearchProgress,
+  /** Settings changed (from any window): to every window, so they agree (the theme among them). */
+  'settings:changed': Settings,
 } as const;
 
 export type Commands = typeof commands;
@@ -443,5 +445,6 @@ export const WsFrame = z.union([
   eventFrame('agent:log'),
   eventFrame('session:deleted'),
   eventFrame('search:progress'),
+  eventFrame('settings:changed'),
 ]);
 export type WsFrameT = z.output<typeof WsFrame>;

@@ -352,6 +352,7 @@ export class SessionHost implements HostPort {
     const clean = normaliseSettings(patch);
     for (const [key, value] of Object.entries(clean)) this.store.settings.set(key, value);
     this.current = { ...this.current, ...clean };
+    for (const client of this.clients.values()) client.send('settings:changed', this.current);
     if (clean.logProtocol !== undefined) this.pool.setProtocolLog(clean.logProtocol);
     // Never after quit began: no reaper tick may run once shutdown starts.
     if (('idleTimeoutMs' in clean || 'reapIntervalMs' in clean) && !this.shutdownPromise) {

@@ -18,6 +18,7 @@ export function bindApi(store: AppStoreApi, api: Api, connection: ConnectionMoni
     api.on('agents:progress', (p) => s().agentTestProgress(p)),
     api.on('agent:log', (p) => s().receiveAgentLog(p)),
     api.on('search:progress', (p) => s().searchProgress(p)),
+    api.on('settings:changed', (settings) => s().settingsChanged(settings)),
     api.onReconnect(() => void s().resubscribe()),
     // A new connection follows nothing: an open Agent log reloads and follows again.
     api.onReconnect(() => {
