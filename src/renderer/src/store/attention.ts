@@ -3,13 +3,16 @@ import type { AppState, AppStoreApi } from './app-store';
 
 export const APP_TITLE = 'Switchboard';
 
-/** Pending permission requests in sessions other than the one being looked at. */
-export function attentionCount(
-  sessions: ReadonlyMap<string, SessionViewT>,
-  currentSessionId: string | undefined,
-): number {
+/** The session waits for the person: a permission request is pending, or its agent needs sign-in. */
+export const isWaiting = (s: SessionViewT): boolean => s.pendingPermissions > 0 || s.auth !== undefined;
+
+/**
+ * Sessions waiting for the person: the title's count, the same in every window (and what the
+ * desktop app's dock or taskbar badge shows), the one being looked at included.
+ */
+export function attentionCount(sessions: ReadonlyMap<string, SessionViewT>): number {
   let n = 0;
-  for (const s of sessions.values()) if (s.id !== currentSessionId) n += s.pendingPermissions;
+  for (const s of sessions.values()) if (isWaiting(s)) n++;
   return n;
 }
 
@@ -73,11 +76,9 @@ function attentionInputsChanged(prev: AppState, next: AppState): boolean {
  */
 export function watchAttention(store: AppStoreApi, env: AttentionEnv): () => void {
   let lastTitle = '';
-  let lastCount = { sessions: undefined as unknown, current: undefined as string | undefined, count: 0 };
+  let lastCount = { sessions: undefined as unknown, count: 0 };
   const count = (s: AppState): number => {
-    if (lastCount.sessions !== s.sessionsById || lastCount.current !== s.currentSessionId) {
-      lastCount = { sessions: s.sessionsById, current: s.currentSessionId, count: attentionCount(s.sessionsById, s.currentSessionId) };
-    }
+    if (lastCount.sessions !== s.sessionsById) lastCount = { sessions: s.sessionsById, count: attentionCount(s.sessionsById) };
     return lastCount.count;
   };
   const apply = (next: AppState, prev: AppState | undefined): void => {
