@@ -13,12 +13,15 @@ test.describe('a long streamed Markdown answer', () => {
     const answer = transcript(page).locator('.row-agent .markdown').last();
     await expect(answer).toContainText(MARKDOWN_END);
     await expect(running(page)).toHaveCount(0);
+    // Code blocks are highlighted lazily: compare once every one of them is (see highlight.e2e.ts).
+    await expect(answer.locator('pre > code[class*="language-"]:not(.hljs)')).toHaveCount(0);
     const streamed = await answer.innerHTML();
     // The answer has the structures the splitter has to get right.
     for (const tag of ['<h2>', '<pre>', '<table>', '<ol>', '<blockquote>']) expect(streamed).toContain(tag);
 
     await page.reload();
     await expect(answer).toContainText(MARKDOWN_END);
+    await expect(answer.locator('pre > code[class*="language-"]:not(.hljs)')).toHaveCount(0);
     expect(await answer.innerHTML()).toBe(streamed);
   });
 });

@@ -23,7 +23,12 @@ const FILLER = 'The quick brown fox jumps over the lazy dog while the build runs
  * Sessions of the given sizes (events each), ENDED, as turns of user message, agent message
  * and turn end: kinds alternate, so nothing coalesces. Creation order = list order (newest first).
  */
-export function seedSessions(dataDir: string, sizes: readonly number[]): SeededSession[] {
+export function seedSessions(
+  dataDir: string,
+  sizes: readonly number[],
+  /** The answer of a turn instead of the filler (a word to search for), by session and turn. */
+  answerOf?: (session: number, turn: number) => string | undefined,
+): SeededSession[] {
   const paths = dataPaths(dataDir);
   mkdirSync(paths.logs, { recursive: true });
   const store = Store.open(paths.database);
@@ -42,7 +47,7 @@ export function seedSessions(dataDir: string, sizes: readonly number[]): SeededS
       for (let t = 0; t < turns; t++) {
         const clientMessageId = randomUUID();
         log.append(id, 'user_message', { text: `Question ${t + 1}: what next?`, clientMessageId });
-        log.append(id, 'agent_message', { text: t === turns - 1 ? lastText : `Answer ${t + 1}. ${FILLER}` });
+        log.append(id, 'agent_message', { text: t === turns - 1 ? lastText : (answerOf?.(i, t) ?? `Answer ${t + 1}. ${FILLER}`) });
         log.append(id, 'turn_ended', { stopReason: 'end_turn', clientMessageId });
         if (t % 200 === 199) runTick();
       }
