@@ -113,13 +113,14 @@ export function SearchBox() {
           onKeyDown={onPanelKey}
         >
           {progress ? (
-            <p className="search-status muted" role="status">
+            // aria-live without role="status": the page keeps one status, the composer's run status.
+            <p className="search-status muted" aria-live="polite">
               Indexing older transcripts… {percent(progress.indexed, progress.total)}% (results may be incomplete)
             </p>
           ) : null}
           {error ? <p className="search-status" role="alert">Search failed: {error}</p> : null}
           {results && answered === query && results.groups.length === 0 && !error ? (
-            <p className="search-status muted" role="status">
+            <p className="search-status muted" aria-live="polite">
               No matches.
             </p>
           ) : null}
