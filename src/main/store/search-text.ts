@@ -13,6 +13,7 @@ export type SearchedKind = (typeof SEARCHED_KINDS)[number];
 /** Snippet markers: control characters no text we index keeps (see `searchableText`). */
 export const HIT_START = '\u0002';
 export const HIT_END = '\u0003';
+// eslint-disable-next-line no-control-regex -- the markers are control characters on purpose
 const MARKERS = /[\u0002\u0003]/g;
 
 /** The text of `e` to index, or undefined when it has none worth finding. */

@@ -127,7 +127,7 @@ describe('transcript search in the window', () => {
     const nonce = store.getState().transcript.focus?.nonce;
     await store.getState().openAt(SID, last - 10);
     expect(fake.callsOf('transcript:page')).toHaveLength(1);
-    expect(store.getState().transcript.focus).toEqual({ seq: last - 10, nonce: nonce! + 1 });
+    expect(store.getState().transcript.focus).toEqual({ seq: last - 10, nonce: nonce! + 1, applied: false });
     await store.getState().openAt(SID2, 4_000);
     expect(store.getState().currentSessionId).toBe(SID2);
     expect(store.getState().transcript.focus?.seq).toBe(4_000);

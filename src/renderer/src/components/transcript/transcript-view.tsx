@@ -22,22 +22,22 @@ const TranscriptItem = memo(function TranscriptItem({ index, openThoughts }: { i
 });
 
 /**
- * Scrolls to the event a search hit named once its page is in, marks its row, and reports
- * whether a focus is still to be applied (the view must not jump to the end meanwhile).
+ * Scrolls to the event a search hit named once its page is in, and gives the key of its row to
+ * mark; `pending` while it is still to be scrolled to (the view must not jump to the end then).
  */
 function useFocusedRow(scrollTo: (index: number) => void, onApplied: () => void): { hitKey: string | undefined; pending: boolean } {
   const focus = useAppStore(transcriptSelectors.focus);
   const ready = useAppStore(transcriptSelectors.isReady);
   const index = useAppStore((s) => (focus ? transcriptSelectors.rowIndexOfSeq(s, focus.seq) : undefined));
   const key = useAppStore((s) => (index === undefined ? undefined : s.transcript.rows.layout.keyAt(index)));
-  const [applied, setApplied] = useState<{ nonce: number; key: string | undefined }>({ nonce: 0, key: undefined });
+  const focusApplied = useAppStore((s) => s.focusApplied);
   useEffect(() => {
-    if (!ready || !focus || focus.nonce === applied.nonce || index === undefined) return;
+    if (!ready || !focus || focus.applied || index === undefined) return;
     onApplied();
     scrollTo(index);
-    setApplied({ nonce: focus.nonce, key });
-  }, [ready, focus, index, key, applied.nonce, scrollTo, onApplied]);
-  return { hitKey: applied.key, pending: focus !== undefined && focus.nonce !== applied.nonce };
+    focusApplied(focus.nonce);
+  }, [ready, focus, index, scrollTo, onApplied, focusApplied]);
+  return { hitKey: focus?.applied ? key : undefined, pending: focus !== undefined && !focus.applied };
 }
 
 /**

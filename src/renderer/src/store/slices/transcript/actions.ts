@@ -32,6 +32,8 @@ export interface TranscriptActions {
   showLatest(): Promise<void>;
   /** Scrolls the view to a loaded event (a search hit in what is already shown). */
   focusSeq(seq: number): void;
+  /** The view scrolled to the focus `nonce`: it stays marked, and the view may follow again. */
+  focusApplied(nonce: number): void;
 }
 
 export function createTranscriptActions(set: SetState, get: GetState, deps: StoreDeps): TranscriptActions {
@@ -204,7 +206,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
         buffer: [],
         error: undefined,
         following: false,
-        focus: { seq, nonce: nextFocus++ },
+        focus: { seq, nonce: nextFocus++, applied: false },
       });
       added(data.events);
     },
@@ -240,7 +242,12 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
 
     focusSeq(seq) {
       const t = get().transcript;
-      commit({ ...t, focus: { seq, nonce: nextFocus++ } });
+      commit({ ...t, focus: { seq, nonce: nextFocus++, applied: false } });
+    },
+
+    focusApplied(nonce) {
+      const t = get().transcript;
+      if (t.focus?.nonce === nonce && !t.focus.applied) commit({ ...t, focus: { ...t.focus, applied: true } });
     },
 
     async catchUp() {

@@ -24,8 +24,11 @@ export interface TranscriptView extends TranscriptData {
    */
   hasNewer: boolean;
   loadingNewer: boolean;
-  /** The event the view scrolls to and marks once (a search hit); `nonce` tells two opens apart. */
-  focus: { seq: number; nonce: number } | undefined;
+  /**
+   * The event the view scrolls to once and marks (a search hit); `nonce` tells two opens apart,
+   * `applied` says the view has scrolled to it.
+   */
+  focus: { seq: number; nonce: number; applied: boolean } | undefined;
 }
 
 export interface TranscriptState {
