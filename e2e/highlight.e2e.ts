@@ -1,12 +1,5 @@
 import { MARKDOWN_END } from '../src/agents/demo/markdown-doc';
-import { expect, newSession, openApp, running, send, test, transcript } from './support/fixtures';
-import type { Locator } from '@playwright/test';
-
-/** Highlighting is lazy and asynchronous: wait until every closed block with a language has it. */
-async function highlighted(answer: Locator): Promise<void> {
-  await expect(answer.locator('pre > code[class*="language-"]:not(.hljs)')).toHaveCount(0);
-  await expect(answer.locator('pre > code.hljs').first()).toBeVisible();
-}
+import { codeHighlighted, expect, newSession, openApp, running, send, test, transcript } from './support/fixtures';
 
 test.describe('code blocks', () => {
   test('a streamed answer ends as the same highlighted DOM as the answer loaded whole', async ({ page, host }) => {
@@ -16,14 +9,15 @@ test.describe('code blocks', () => {
     const answer = transcript(page).locator('.row-agent .markdown').last();
     await expect(answer).toContainText(MARKDOWN_END);
     await expect(running(page)).toHaveCount(0);
-    await highlighted(answer);
+    await codeHighlighted(answer);
+    await expect(answer.locator('pre > code.hljs').first()).toBeVisible();
     const streamed = await answer.innerHTML();
     expect(streamed).toContain('<span class="hljs-');
     expect(streamed).toContain('aria-label="Copy code"');
 
     await page.reload();
     await expect(answer).toContainText(MARKDOWN_END);
-    await highlighted(answer);
+    await codeHighlighted(answer);
     expect(await answer.innerHTML()).toBe(streamed);
   });
 

@@ -9,13 +9,10 @@
  * known rates so the queries below have known answers.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dataPaths } from '../../src/main/host/paths';
-import { EventLog } from '../../src/main/store/event-log';
-import { Store } from '../../src/main/store/store';
-import { systemClock } from '../../src/main/util/clock';
+import { openSeedLog } from './seed';
 import { seededRandom } from '../../src/agents/demo/markdown-doc';
 
 const VOCABULARY = 40_000;
@@ -61,12 +58,7 @@ export function searchCorpus(bytes: number, progress: (message: string) => void)
 }
 
 function writeCorpus(dataDir: string, target: number, progress: (message: string) => void): SearchCorpus {
-  const paths = dataPaths(dataDir);
-  mkdirSync(paths.logs, { recursive: true });
-  const store = Store.open(paths.database);
-  const ticks: (() => void)[] = [];
-  const log = new EventLog(store.db, systemClock, () => {}, (fn) => ticks.push(fn));
-  const flush = (): void => ticks.splice(0).forEach((fn) => fn());
+  const { store, log, runTick: flush } = openSeedLog(dataDir);
   const words = vocabulary();
   const rand = seededRandom(99);
   // Zipf-like: the cube pushes most draws to the first words of the list.
