@@ -50,14 +50,19 @@ test.beforeAll(() => {
 let app: ElectronApplication;
 let dataDir: string;
 
-test.beforeEach(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'switchboard-electron-e2e-'));
+/** The app on the test's data dir (a second launch is a restart). */
+function launch(): Promise<ElectronApplication> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && key !== 'ELECTRON_RUN_AS_NODE') env[key] = value;
   }
   env.SWITCHBOARD_DATA_DIR = dataDir;
-  app = await electron.launch({ args: ['.'], cwd: root, env });
+  return electron.launch({ args: ['.'], cwd: root, env });
+}
+
+test.beforeEach(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'switchboard-electron-e2e-'));
+  app = await launch();
 });
 
 test.afterEach(async () => {
@@ -178,5 +183,42 @@ test('a reloaded window gets a fresh host client and keeps working', async () =>
   await newSession(page);
   await echo(page, 'after reload');
 
+  expect(await quit(app)).toEqual({ code: 0, signal: null });
+});
+
+test('windows come back after a restart with their size and their session', async () => {
+  const page = await firstWindow(app);
+  await newSession(page);
+  await echo(page, 'remember me');
+  await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.setBounds({ x: 40, y: 50, width: 900, height: 700 }));
+  const shown = new URL(page.url()).hash;
+  expect(await quit(app)).toEqual({ code: 0, signal: null });
+  expect(existsSync(join(dataDir, 'windows.json'))).toBe(true);
+
+  app = await launch();
+  const again = await firstWindow(app);
+  const bounds = await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.getBounds());
+  expect(bounds).toMatchObject({ width: 900, height: 700 });
+  expect(new URL(again.url()).hash).toBe(shown);
+  await expect(transcript(again)).toContainText('Echo: remember me');
+});
+
+test('a page that crashes is reloaded and its session runs on', async () => {
+  const page = await firstWindow(app);
+  // The crash report is a message box; answer it at once so nothing waits on a person.
+  await app.evaluate(({ dialog }) => {
+    dialog.showMessageBox = (() => Promise.resolve({ response: 0, checkboxChecked: false })) as typeof dialog.showMessageBox;
+  });
+  await newSession(page);
+  await echo(page, 'before the crash');
+
+  await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.webContents.forcefullyCrashRenderer());
+  await expect
+    .poll(() => app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.webContents.isCrashed() === false), {
+      message: 'the crashed page is reloaded',
+    })
+    .toBe(true);
+  const reloaded = await firstWindow(app);
+  await expect(sidebar(reloaded).getByRole('link', { name: /before the crash/ })).toBeVisible();
   expect(await quit(app)).toEqual({ code: 0, signal: null });
 });

@@ -17,6 +17,8 @@ import { buildAppMenu } from './menu';
 import { resolveNativeBinding } from './native-binding';
 import { safeStorageBox } from './safe-storage-box';
 import { installGlobalGuards, installSessionSecurity, type SecurityOptions } from './security';
+import { WaitingBadge } from './waiting-badge';
+import { WINDOW_STATE_FILE } from './window-state';
 import { WindowManager } from './windows';
 
 const log = createLogger(undefined, 'app');
@@ -56,6 +58,7 @@ async function run(): Promise<void> {
   const started: {
     windows?: WindowManager;
     transport?: ElectronIpcTransport;
+    badge?: WaitingBadge;
     host?: Promise<SessionHost | undefined>;
   } = {};
 
@@ -67,6 +70,8 @@ async function run(): Promise<void> {
     shutdown: async () => {
       // Windows first: no command starts during the shutdown and every window is detached,
       // the same path a closed window takes. Then the host ends turns, sessions and agents.
+      started.windows?.quitting();
+      started.badge?.dispose();
       started.transport?.dispose();
       const host = await started.host;
       await host?.shutdown();
@@ -130,9 +135,20 @@ async function run(): Promise<void> {
 
   installSessionSecurity(session.defaultSession, security);
   const transport = new ElectronIpcTransport({ ipcMain, host, isRendererUrl: security.isRendererUrl, log: log.child('ipc') });
-  const windows = new WindowManager({ preloadPath, rendererUrl, transport, log: log.child('windows') });
+  const windows = new WindowManager({
+    preloadPath,
+    rendererUrl,
+    isRendererUrl: security.isRendererUrl,
+    stateFile: join(dataDir, WINDOW_STATE_FILE),
+    transport,
+    log: log.child('windows'),
+  });
   started.transport = transport;
   started.windows = windows;
+  // macOS dock and Linux launchers (Unity API); Windows has no count badge.
+  const badge = new WaitingBadge(host, (count) => app.setBadgeCount(count), log.child('badge'));
+  started.badge = badge;
+  badge.start().catch((err: unknown) => log.warn('the dock badge could not start', { error: String(err) }));
   Menu.setApplicationMenu(buildAppMenu({ newWindow: () => windows.open() }));
-  windows.open();
+  windows.restore();
 }

@@ -12,27 +12,52 @@ export interface SecurityOptions {
   /** The dev server needs inline scripts and its own socket; the meta tag still applies there. */
   sendCspHeader: boolean;
   log: Logger;
+  /** Milliseconds clock (tests pass a fake one). */
+  now?: () => number;
 }
 
-function openExternally(url: string, log: Logger): void {
-  if (!isExternalLink(url)) return;
-  shell.openExternal(url).catch((err: unknown) => log.warn('could not open a link externally', { url, error: String(err) }));
-}
+/**
+ * A link opens in the system browser only this soon after the person clicked or pressed a key
+ * in the window: a click's navigation arrives within a few milliseconds, while a page that
+ * tried to open links on its own (it cannot run scripts, but defence in depth) gets nothing.
+ */
+export const GESTURE_WINDOW_MS = 1000;
+
+/** Input that a person makes: a click, a tap or a key (Enter on a focused link). */
+const GESTURE_INPUTS: ReadonlySet<string> = new Set(['mouseDown', 'mouseUp', 'rawKeyDown', 'keyDown', 'gestureTap']);
 
 /** Guards one webContents: it may show our renderer only, and never opens windows. */
 export function guardWebContents(contents: WebContents, options: SecurityOptions): void {
   const { isRendererUrl, log } = options;
+  const now = options.now ?? Date.now;
+  let lastGestureAt = Number.NEGATIVE_INFINITY;
+  contents.on('input-event', (_event, input) => {
+    if (GESTURE_INPUTS.has(input.type)) lastGestureAt = now();
+  });
+
+  const openExternally = (url: string): void => {
+    if (!isExternalLink(url)) {
+      log.warn('refused to open a link that is not http(s)', { url: url.slice(0, 200) });
+      return;
+    }
+    if (now() - lastGestureAt > GESTURE_WINDOW_MS) {
+      log.warn('refused to open a link without a click', { url: url.slice(0, 200) });
+      return;
+    }
+    shell.openExternal(url).catch((err: unknown) => log.warn('could not open a link externally', { url, error: String(err) }));
+  };
+
   contents.on('will-navigate', (event) => {
     if (isRendererUrl(event.url)) return;
     event.preventDefault();
-    openExternally(event.url, log);
+    openExternally(event.url);
   });
   contents.on('will-redirect', (event) => {
     if (isRendererUrl(event.url)) return;
     event.preventDefault();
   });
   contents.setWindowOpenHandler(({ url }) => {
-    openExternally(url, log);
+    openExternally(url);
     return { action: 'deny' };
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
@@ -51,6 +76,8 @@ export function installSessionSecurity(ses: Session, options: SecurityOptions): 
   ses.setPermissionCheckHandler((contents, permission) => {
     return ALLOWED_PERMISSIONS.has(permission) && contents !== null && isRendererUrl(contents.getURL());
   });
+  // USB, serial, HID and Bluetooth devices: never.
+  ses.setDevicePermissionHandler(() => false);
 }
 
 /** Applies the guards to every webContents the app ever creates, windows or not. */

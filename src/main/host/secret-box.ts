@@ -1,4 +1,5 @@
-import { chmodSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { writeFileAtomicSync } from '../util/atomic-file';
 import { z } from 'zod';
 import type { Logger } from '../util/log';
 
@@ -99,17 +100,8 @@ export class SecretStore {
   }
 
   private write(data: SecretsFileT): void {
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    rmSync(tmp, { force: true });
     // Created 0600 from the start (not chmod after): no moment where others could read it.
-    const fd = openSync(tmp, 'wx', SECRETS_FILE_MODE);
-    try {
-      writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.file);
+    writeFileAtomicSync(this.file, `${JSON.stringify(data, null, 2)}\n`, SECRETS_FILE_MODE);
     this.data = data;
   }
 }
