@@ -1,20 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALLOWED_PERMISSIONS, isExternalLink, RENDERER_CSP } from './csp';
+import { isExternalLink, RENDERER_CSP } from './csp';
 
 describe('renderer CSP', () => {
   it('sends the same policy as the renderer meta tag', () => {
     const html = readFileSync(join(import.meta.dirname, '../../renderer/index.html'), 'utf8');
     const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i.exec(html);
     expect(meta?.[1]).toBe(RENDERER_CSP);
-  });
-});
-
-describe('renderer permissions', () => {
-  it('lets the Copy buttons write the clipboard, and nothing read it', () => {
-    expect(ALLOWED_PERMISSIONS.has('clipboard-sanitized-write')).toBe(true);
-    expect(ALLOWED_PERMISSIONS.has('clipboard-read')).toBe(false);
   });
 });
 

@@ -1,18 +1,17 @@
 import type { SessionViewT } from '../../../shared/contract';
 import type { AppState, AppStoreApi } from './app-store';
+import { isWaitingForPerson } from '../../../shared/waiting';
 
 export const APP_TITLE = 'Switchboard';
 
-/** The session waits for the person: a permission request is pending, or its agent needs sign-in. */
-export const isWaiting = (s: SessionViewT): boolean => s.pendingPermissions > 0 || s.auth !== undefined;
-
 /**
- * Sessions waiting for the person: the title's count, the same in every window (and what the
- * desktop app's dock or taskbar badge shows), the one being looked at included.
+ * Sessions waiting for the person: the title's count, the same in every window and the same
+ * as the desktop app's dock or taskbar badge (`app/waiting-badge.ts`), the one being looked at
+ * included.
  */
 export function attentionCount(sessions: ReadonlyMap<string, SessionViewT>): number {
   let n = 0;
-  for (const s of sessions.values()) if (isWaiting(s)) n++;
+  for (const s of sessions.values()) if (isWaitingForPerson(s)) n++;
   return n;
 }
 

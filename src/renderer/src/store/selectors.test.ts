@@ -53,6 +53,8 @@ describe('attention', () => {
     const signIn = { message: 'log in', methods: [], during: 'start' as const };
     const withSignIn = new Map(sessions).set(SID3, view({ id: SID3, auth: signIn })).set(SID4, view({ id: SID4 }));
     expect(attentionCount(withSignIn)).toBe(3);
+    // Archived sessions are out of sight, as for the dock badge.
+    expect(attentionCount(new Map(withSignIn).set(SID3, view({ id: SID3, auth: signIn, archivedAt: 5 })))).toBe(2);
     expect(documentTitle(1)).toBe('(1) Switchboard');
     expect(documentTitle(0)).toBe('Switchboard');
   });
