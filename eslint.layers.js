@@ -105,7 +105,7 @@ const mainConfigs = [
   // The Electron IPC adapter is the one transport that imports electron.
   ...mainLayer('transport', 'src/main/transport', MAY_IMPORT.transport, { ignores: [`${IPC}*.ts`] }),
   block([`${IPC}.ts`], mainPart('transport', MAY_IMPORT.transport, { allowElectron: true })),
-  block([`${IPC}.test.ts`], mainPart('transport', [...MAY_IMPORT.transport, ...TESTS_MAY_ALSO], { allowElectron: true })),
+  block([`${IPC}*.test.ts`], mainPart('transport', [...MAY_IMPORT.transport, ...TESTS_MAY_ALSO], { allowElectron: true })),
   block(['src/main/*.ts'], mainPart('cli', MAY_IMPORT['cli.ts']), TESTS),
   block(['src/main/*.test.ts'], mainPart('cli', [...MAY_IMPORT['cli.ts'], ...TESTS_MAY_ALSO])),
   block(['src/main/test-support/**'], mainPart('test-support', MAY_IMPORT['test-support'])),

@@ -88,7 +88,7 @@ export async function measureStream({ kb, rate }: { kb: number; rate: number }):
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(serve.url);
     await page.getByRole('button', { name: 'New session' }).click();
-    const box = page.getByRole('textbox', { name: 'Message' });
+    const box = page.getByRole('combobox', { name: 'Message' });
     const running = page.getByRole('status').filter({ hasText: 'Running' });
     // Warm-up: the first turn pays for loading code paths, not for streaming.
     await box.fill('/markdown 2 1000');

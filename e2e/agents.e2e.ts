@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { expect, newSession, openApp, send, sidebar, test, transcript } from './support/fixtures';
+import { expect, newSession, newSessionDialog, openApp, send, sidebar, test, transcript } from './support/fixtures';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -35,9 +35,8 @@ test('an agent added by hand in Settings is tested, runs a session, and is remov
   await expect(entry).toContainText('Sign-in methodsnone needed');
   await settings.getByRole('button', { name: 'Done' }).click();
 
-  // The picker offers it; a session on it answers.
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Hand demo' });
-  await newSession(page);
+  // New session offers it; a session on it answers.
+  await newSession(page, { agent: 'Hand demo' });
   await send(page, 'hello hand');
   await expect(transcript(page)).toContainText('Echo: hello hand');
 
@@ -54,5 +53,7 @@ test('an agent added by hand in Settings is tested, runs a session, and is remov
   await expect(agents.getByRole('listitem', { name: 'Hand demo' })).toHaveCount(0);
   await expect(agents.getByRole('listitem')).toHaveCount(1);
   await settings.getByRole('button', { name: 'Done' }).click();
-  await expect(page.getByRole('combobox', { name: 'Agent' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'New session' }).click();
+  await expect(newSessionDialog(page).getByRole('combobox', { name: 'Agent' }).getByRole('option')).toHaveText(['Demo agent']);
+  await newSessionDialog(page).getByRole('button', { name: 'Cancel' }).click();
 });

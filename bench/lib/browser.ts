@@ -33,12 +33,12 @@ export async function newSession(page: Page): Promise<void> {
     },
     before,
   );
-  await page.getByRole('textbox', { name: 'Message' }).waitFor();
+  await page.getByRole('combobox', { name: 'Message' }).waitFor();
 }
 
 /** Types a prompt and sends it with Enter, as a person does. */
 export async function sendPrompt(page: Page, text: string): Promise<void> {
-  const box = page.getByRole('textbox', { name: 'Message' });
+  const box = page.getByRole('combobox', { name: 'Message' });
   await box.fill(text);
   await box.press('Enter');
 }

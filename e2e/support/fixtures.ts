@@ -35,17 +35,27 @@ export { expect };
 
 export const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
 export const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sessions' });
-export const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+export const messageBox = (page: Page) => page.getByRole('combobox', { name: 'Message' });
 
 export async function openApp(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await expect(page.getByRole('button', { name: 'New session' })).toBeEnabled();
 }
 
-/** Starts a session with the default agent and waits until the window shows it. */
-export async function newSession(page: Page): Promise<void> {
+export const newSessionDialog = (page: Page) => page.getByRole('dialog', { name: 'New session' });
+
+/**
+ * Starts a session through the New session dialog (the agent and folder it preselects unless
+ * given) and waits until the window shows it.
+ */
+export async function newSession(page: Page, choice: { agent?: string; folder?: string } = {}): Promise<void> {
   const before = await sidebar(page).getByRole('link').count();
   await page.getByRole('button', { name: 'New session' }).click();
+  const dialog = newSessionDialog(page);
+  if (choice.agent !== undefined) await dialog.getByRole('combobox', { name: 'Agent' }).selectOption({ label: choice.agent });
+  if (choice.folder !== undefined) await dialog.getByRole('textbox', { name: 'Folder' }).fill(choice.folder);
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(dialog).toHaveCount(0);
   await expect(sidebar(page).locator('[aria-current="page"]')).toHaveCount(1);
   await expect.poll(() => sidebar(page).getByRole('link').count()).toBeGreaterThan(before);
   await expect(transcript(page)).toBeVisible();

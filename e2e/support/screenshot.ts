@@ -18,7 +18,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(serve.url);
   const log = page.getByRole('log', { name: 'Transcript' });
-  const message = page.getByRole('textbox', { name: 'Message' });
+  const message = page.getByRole('combobox', { name: 'Message' });
   const send = async (text: string, waitFor: string): Promise<void> => {
     await message.fill(text);
     await message.press('Enter');
@@ -26,6 +26,7 @@ try {
   };
   const newSession = async (): Promise<void> => {
     await page.getByRole('button', { name: 'New session' }).click();
+    await page.getByRole('dialog', { name: 'New session' }).getByRole('button', { name: 'Start' }).click();
     await page.locator('nav [aria-current="page"]').waitFor();
   };
   for (const first of ['Refactor the config loader', 'Why does the build fail on CI?']) {

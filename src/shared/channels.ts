@@ -31,6 +31,11 @@ export const commandNameList = [
   'sessions:delete',
   'agents:login',
   'agents:signin',
+  'files:search',
+  'folders:check',
+  'folders:recent',
+  'folders:pick',
+  'agents:sessions',
   'search:query',
 ] as const;
 

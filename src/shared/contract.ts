@@ -7,13 +7,17 @@
 import { z } from 'zod';
 import { WireErrorDetails, ErrorCode } from './errors';
 import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './agents';
-import { AuthRequest, PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
+import { FileMatches, PromptBlocks, PromptCapabilities, SearchFiles } from './prompt';
+import { AuthRequest, AvailableCommand, PermissionOption, SessionEvent, StateReason, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
 
 export * from './events';
 export * from './agents';
+export * from './prompt';
 export { ErrorCode, WireErrorDetails } from './errors';
 
 export const SessionId = z.uuid();
+/** How many folders besides its own a session may name. */
+export const MAX_ADDITIONAL_DIRS = 16;
 export const ClientMessageId = z.uuid();
 
 export const SessionState = z.enum(['CREATED', 'STARTING', 'ACTIVE', 'DETACHED', 'CLOSING', 'ENDED']);
@@ -52,6 +56,13 @@ export const SessionView = z.object({
   auth: AuthRequest.optional(),
   /** When the person archived it: hidden from the list, shown under Archived. */
   archivedAt: z.number().optional(),
+  /** What the running agent takes in a prompt (its `initialize` answer); absent until it has started. */
+  promptCapabilities: PromptCapabilities.optional(),
+  /**
+   * Folders the person added besides `cwd` (absolute paths): the agent's file access is
+   * confined to `cwd` and these; agents that take them get them in `session/new`/`load`/`resume`.
+   */
+  additionalDirs: z.array(z.string()),
 });
 
 export const PermissionView = z.object({
@@ -102,6 +113,8 @@ export const HostInfo = z.object({
   headless: z.boolean(),
   /** The host can open a terminal window for a sign-in command (the desktop app, with a terminal). */
   canOpenTerminal: z.boolean().optional(),
+  /** The host can show a native folder picker (`folders:pick`): the desktop app. */
+  canPickFolder: z.boolean().optional(),
   clientId: z.string(),
   agents: z.array(AgentInfo),
   settings: Settings,
@@ -118,8 +131,56 @@ export const CreateSession = z
     id: SessionId.optional(),
     agentId: z.string().min(1).optional(),
     cwd: z.string().min(1).optional(),
+    /** Folders besides `cwd` the agent may work in (absolute paths of existing folders). */
+    additionalDirs: z.array(z.string().min(1).max(4096)).max(MAX_ADDITIONAL_DIRS).optional(),
+    /**
+     * Open an agent's existing session (one its `session/list` named) instead of a new one: the
+     * Switchboard session is bound to it and started with `session/load` (or `resume`).
+     */
+    acpSessionId: z.string().min(1).max(512).optional(),
+    /** The title the agent's list gave that session, shown until the agent names it. */
+    title: z.string().max(500).optional(),
   })
   .strict();
+
+/** What `folders:check` says of a folder typed for a new session. */
+export const FolderCheck = z.discriminatedUnion('ok', [
+  /** `path`: the folder as it will be stored (`~` expanded, trailing separators dropped). */
+  z.object({ ok: z.literal(true), path: z.string() }),
+  z.object({
+    ok: z.literal(false),
+    problem: z.enum(['empty', 'relative', 'missing', 'not_directory', 'unreadable']),
+    /** For the person, naming the folder. */
+    message: z.string(),
+  }),
+]);
+
+/** One session an agent's `session/list` named. */
+export const AgentSessionInfo = z.object({
+  acpSessionId: z.string(),
+  cwd: z.string(),
+  title: z.string().optional(),
+  /** When the agent last saw activity in it (ms since the epoch), if it said. */
+  updatedAt: z.number().optional(),
+  additionalDirs: z.array(z.string()),
+  /** The Switchboard session already bound to it, if one is (opening it again just shows that one). */
+  openAs: z.string().optional(),
+});
+
+export const ListAgentSessions = z
+  .object({
+    agentId: z.string().min(1),
+    /** Only sessions in this folder (absolute). */
+    cwd: z.string().min(1).optional(),
+    /** The `nextCursor` of an earlier page. */
+    cursor: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const AgentSessionPage = z.object({
+  sessions: z.array(AgentSessionInfo),
+  nextCursor: z.string().optional(),
+});
 
 export const SwitchSession = z
   .object({
@@ -134,6 +195,8 @@ export const SwitchResult = z.object({
   running: z.boolean(),
   lastSeq: z.number().int().nonnegative(),
   pendingPermissions: z.array(PermissionView),
+  /** The agent's latest `available_commands_update` for the session, however old (the composer offers them). */
+  availableCommands: z.array(AvailableCommand).optional(),
 });
 
 export const TranscriptPage = z
@@ -163,11 +226,15 @@ export const SendPrompt = z
   .object({
     sessionId: SessionId,
     clientMessageId: ClientMessageId,
-    text: z.string().min(1).max(1_000_000),
+    /** May be empty when the prompt carries attachments. */
+    text: z.string().max(1_000_000),
     /** Set by the Retry button: restart an agent that was stopped after crashing repeatedly. */
     retry: z.boolean().optional(),
+    /** Attachments and `@` mentions, sent after the text as ACP content blocks. */
+    content: PromptBlocks.optional(),
   })
-  .strict();
+  .strict()
+  .refine((p) => p.text.trim() !== '' || (p.content?.length ?? 0) > 0, { message: 'A prompt needs text or an attachment', path: ['text'] });
 
 export const SendAccepted = z.object({
   accepted: z.literal(true),
@@ -336,6 +403,17 @@ export const commands = {
   'agents:login': { req: z.object({ sessionId: SessionId, methodId: z.string().min(1) }).strict(), res: Ok },
   /** Sign in to an agent from Settings (a probe of it runs `authenticate`, or a variable is stored for it). */
   'agents:signin': { req: AgentSignIn, res: AuthenticateResult },
+  /** Files of the session's folder matching a query, for `@` mentions (relative paths). */
+  'files:search': { req: SearchFiles, res: FileMatches },
+  /** Whether a typed folder can be a session's folder, and why not (as the person types). */
+  'folders:check': { req: z.object({ path: z.string().max(4096) }).strict(), res: FolderCheck },
+  /** Folders sessions were started in, most recent first (bounded). */
+  'folders:recent': { req: Empty, res: z.object({ folders: z.array(z.string()) }) },
+  /** The native folder picker (desktop app; `unsupported` where there is none): the chosen folder. */
+  'folders:pick': { req: Empty, res: z.discriminatedUnion('cancelled', [z.object({ cancelled: z.literal(true) }), z.object({ cancelled: z.literal(false), path: z.string() })]) },
+  /** The agent's own sessions (`session/list`); `unsupported` when the agent does not list them. */
+  'agents:sessions': { req: ListAgentSessions, res: AgentSessionPage },
+  /** Full-text search over every transcript: sessions with hits, newest first, snippets marked. */
   'search:query': { req: SearchQuery, res: SearchResults },
 } as const;
 
@@ -391,6 +469,9 @@ export type SwitchResultT = z.output<typeof SwitchResult>;
 export type EventPageT = z.output<typeof EventPage>;
 export type AgentLogT = z.output<typeof AgentLog>;
 export type AuthenticateT = z.output<typeof Authenticate>;
+export type FolderCheckT = z.output<typeof FolderCheck>;
+export type AgentSessionInfoT = z.output<typeof AgentSessionInfo>;
+export type AgentSessionPageT = z.output<typeof AgentSessionPage>;
 
 export const commandNames = Object.keys(commands) as CommandName[];
 export const eventNames = Object.keys(events) as EventName[];

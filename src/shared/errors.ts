@@ -19,6 +19,8 @@ export const ErrorCode = z.enum([
   'shutting_down',
   'disconnected',
   'internal',
+  /** This host cannot do that here (no folder picker in a headless host; an agent that does not list sessions). */
+  'unsupported',
 ]);
 export type ErrorCode = z.output<typeof ErrorCode>;
 

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { ErrorCode } from './errors';
+import { AttachmentRecord } from './prompt';
 
 /** Why a session is in its state. Every `transition(...)` names one of these. */
 export const StateReason = z.enum([
@@ -198,7 +199,8 @@ const AgentUpdateBefore = z
 
 /** One payload schema per stored kind. */
 export const eventPayloads = {
-  user_message: z.object({ text: z.string(), ...promptRef }),
+  /** `attachments`: what the prompt carried beyond its text (images, files, mentions), as chips. */
+  user_message: z.object({ text: z.string(), ...promptRef, attachments: z.array(AttachmentRecord).optional() }),
   agent_message: text,
   agent_thought: text,
   /** ACP's own default: a tool call that names no status is pending. */

@@ -8,6 +8,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { AgentContext, ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { DemoAuth } from './auth';
 import { NOT_LOGGED_IN } from './auth';
+import { PROMPT_CAPABILITIES, describeBlocks } from './attachments';
 import { availableCommands } from './commands';
 import { type HistoryStore, SessionJournal, type SessionMeta } from './history-store';
 import type { DemoLogger } from './log';
@@ -19,6 +20,7 @@ export const DEFAULT_TITLE = 'Demo session';
 type LiveSession = {
   readonly id: string;
   cwd: string;
+  additionalDirectories: string[];
   title: string;
   promptCount: number;
   readonly journal: SessionJournal;
@@ -47,15 +49,19 @@ export type DemoAgent = {
 export function createDemoAgent({ store, log, crash, auth, env, writeLine }: DemoAgentDeps): DemoAgent {
   const live = new Map<string, LiveSession>();
 
-  const goLive = (meta: SessionMeta, cwd: string): LiveSession => {
+  /** `dirs`: the request's `additionalDirectories`, kept (and stored) when it names them. */
+  const goLive = (meta: SessionMeta, cwd: string, dirs?: string[]): LiveSession => {
+    if (dirs !== undefined) store.updateMeta(meta.sessionId, { additionalDirectories: dirs });
     const existing = live.get(meta.sessionId);
     if (existing) {
       existing.cwd = cwd;
+      if (dirs !== undefined) existing.additionalDirectories = dirs;
       return existing;
     }
     const session: LiveSession = {
       id: meta.sessionId,
       cwd,
+      additionalDirectories: dirs ?? meta.additionalDirectories ?? [],
       title: meta.title,
       promptCount: meta.promptCount,
       journal: new SessionJournal(store, meta.sessionId),
@@ -92,7 +98,8 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+          promptCapabilities: PROMPT_CAPABILITIES,
+          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
         },
         agentInfo: { name: 'demo-agent', title: 'Switchboard demo agent', version: '0.1.0' },
         authMethods: auth.methods,
@@ -137,6 +144,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
         const ctx: TurnContext = {
           sessionId: session.id,
           cwd: session.cwd,
+          additionalDirectories: session.additionalDirectories,
           signal: turn.signal,
           earlierPrompts,
           send: (update) => {
@@ -175,7 +183,10 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
             }
           },
         };
-        const stopReason = await runTurn(ctx, text);
+        const received = describeBlocks(params.prompt);
+        if (received) await ctx.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${received}\n\n` } });
+        // A prompt of attachments alone has nothing to echo.
+        const stopReason = text.trim() === '' && received ? 'end_turn' : await runTurn(ctx, text);
         log.debug('turn end', { sessionId: session.id, stopReason });
         return { stopReason };
       } finally {
@@ -199,6 +210,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
         createdAt: now,
         updatedAt: now,
         promptCount: 0,
+        ...(params.additionalDirectories?.length ? { additionalDirectories: params.additionalDirectories } : {}),
       };
       store.create(meta);
       const session = goLive(meta, params.cwd);
@@ -213,7 +225,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const meta = store.readMeta(params.sessionId);
       if (!meta) throw acp.RequestError.sessionNotFound(params.sessionId);
-      const session = goLive(meta, params.cwd);
+      const session = goLive(meta, params.cwd, params.additionalDirectories);
       session.journal.flush();
       const entries = store.readEntries(session.id);
       log.info('session load', { sessionId: session.id, entries: entries.length });
@@ -233,7 +245,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
       const meta = store.readMeta(params.sessionId);
       if (!meta) throw acp.RequestError.sessionNotFound(params.sessionId);
-      const session = goLive(meta, params.cwd);
+      const session = goLive(meta, params.cwd, params.additionalDirectories);
       log.info('session resume', { sessionId: session.id });
       await announce(client, session);
       return {};
@@ -264,6 +276,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine }: Dem
         cwd: m.cwd,
         title: m.title,
         updatedAt: m.updatedAt,
+        ...(m.additionalDirectories?.length ? { additionalDirectories: m.additionalDirectories } : {}),
       })),
     }));
 

@@ -5,7 +5,7 @@
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 
-export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext'] as const;
+export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'commands', 'cwd'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const specs: Record<CommandName, { description: string; hint?: string }> = {
@@ -21,6 +21,8 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   crash: { description: 'Exit the agent process with code 1 mid-turn' },
   history: { description: 'Count the earlier prompts of this session' },
   ext: { description: 'Send the client an extension notification and a request it does not know' },
+  commands: { description: 'Send the command list again, with extra commands named NAME…', hint: 'NAME…' },
+  cwd: { description: "Say this session's working folder and additional folders, as the client gave them" },
 };
 
 export const availableCommands: AvailableCommand[] = COMMAND_NAMES.map((name) => {
@@ -29,6 +31,12 @@ export const availableCommands: AvailableCommand[] = COMMAND_NAMES.map((name) =>
     ? { name, description: spec.description }
     : { name, description: spec.description, input: { hint: spec.hint } };
 });
+
+/** What `/commands a b` advertises: the usual list and one command per extra name. */
+export function commandsWith(arg: string): AvailableCommand[] {
+  const extra = arg.split(/\s+/).filter((n) => /^[a-z][\w-]*$/.test(n) && !availableCommands.some((c) => c.name === n));
+  return [...availableCommands, ...[...new Set(extra)].map((name) => ({ name, description: `Added by /commands` }))];
+}
 
 export type ParsedPrompt = { command: CommandName; arg: string } | { command: 'echo'; text: string };
 

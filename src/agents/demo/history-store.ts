@@ -22,6 +22,8 @@ export type SessionMeta = {
   createdAt: string;
   updatedAt: string;
   promptCount: number;
+  /** The session's additional folders as last given (`session/new`, `load`, `resume`). */
+  additionalDirectories?: string[];
 };
 
 export type HistoryEntry =
@@ -131,6 +133,7 @@ function parseMeta(raw: unknown): SessionMeta | undefined {
     createdAt: typeof r.createdAt === 'string' ? r.createdAt : now,
     updatedAt: typeof r.updatedAt === 'string' ? r.updatedAt : now,
     promptCount: typeof r.promptCount === 'number' ? r.promptCount : 0,
+    ...(Array.isArray(r.additionalDirectories) ? { additionalDirectories: r.additionalDirectories.filter((d): d is string => typeof d === 'string') } : {}),
   };
 }
 

@@ -16,12 +16,14 @@ import type {
   ToolKind,
 } from '@agentclientprotocol/sdk';
 import { delay, untilAborted } from './abortable';
-import { parseCount, parsePrompt } from './commands';
+import { commandsWith, parseCount, parsePrompt } from './commands';
 import { parseMarkdownArgs, streamMarkdown } from './markdown-turn';
 
 export type TurnContext = {
   readonly sessionId: string;
   readonly cwd: string;
+  /** `additionalDirectories` of the session's last `session/new`, `load` or `resume`. */
+  readonly additionalDirectories: readonly string[];
   /** Aborts on `session/cancel`, `session/close` or a lost connection. */
   readonly signal: AbortSignal;
   /** The session's prompts before this one, including those from earlier processes. */
@@ -97,6 +99,18 @@ export async function runTurn(ctx: TurnContext, text: string): Promise<StopReaso
       return ctx.crash();
     case 'history':
       await say(ctx, `History: ${ctx.earlierPrompts} earlier prompts`);
+      break;
+    case 'commands': {
+      const commands = commandsWith(parsed.arg);
+      await ctx.send({ sessionUpdate: 'available_commands_update', availableCommands: commands });
+      await say(ctx, `Sent ${commands.length} commands`);
+      break;
+    }
+    case 'cwd':
+      await say(
+        ctx,
+        `Working folder: ${ctx.cwd}\nAdditional folders: ${ctx.additionalDirectories.length ? ctx.additionalDirectories.join(', ') : 'none'}`,
+      );
       break;
     case 'ext':
       // Like real agents: a `_`-prefixed extension notification, and (like Qwen Code's

@@ -12,6 +12,7 @@ import { defaultDataDir } from '../host/paths';
 import { SessionHost } from '../host/session-host';
 import { ElectronIpcTransport, rendererUrlMatcher } from '../transport/electron-ipc';
 import { createLogger } from '../util/log';
+import { electronFolderPicker } from './folder-picker';
 import { installQuitHandling } from './lifecycle';
 import { buildAppMenu } from './menu';
 import { resolveNativeBinding } from './native-binding';
@@ -111,6 +112,7 @@ async function run(): Promise<void> {
   const starting = SessionHost.start({
     dataDir,
     headless: false,
+    folderPicker: electronFolderPicker(),
     ...(secretBox ? { secretBox } : {}),
     ...(binding.kind === 'file' ? { nativeBinding: binding.path } : {}),
     log: createLogger(undefined, 'host'),

@@ -1,20 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { AppError } from '../../shared/errors';
 import { VERSION } from '../../shared/version';
 import { createAgentHandlers } from './agent-handlers';
+import { listAgentSessions } from './agent-sessions';
+import { checkFolder, pickFolder, requireAdditionalDirs, requireFolder } from './folders';
 import type { Handlers } from './dispatch';
 import type { HostParts } from './host-parts';
-
-function assertFolder(cwd: string): void {
-  let isDir = false;
-  try {
-    isDir = statSync(cwd).isDirectory();
-  } catch {
-    // Reported below.
-  }
-  if (!isDir) throw new AppError('invalid_request', `The working folder ${cwd} does not exist or is not a folder`);
-}
 
 /** One handler per contract command. The dispatcher has validated `params` already. */
 export function createHandlers(h: HostParts): Handlers {
@@ -26,6 +17,7 @@ export function createHandlers(h: HostParts): Handlers {
       version: VERSION,
       headless: h.headless,
       canOpenTerminal: h.terminal !== undefined,
+      canPickFolder: h.folderPicker !== undefined,
       clientId: ctx.clientId,
       agents: h.agents().map((a) => ({ id: a.id, name: a.name, command: a.command, args: a.args })),
       settings: h.settings(),
@@ -34,9 +26,18 @@ export function createHandlers(h: HostParts): Handlers {
     },
     'sessions:list': () => store.sessions.list().map((row) => service.view(row)),
     'sessions:create': (p) => {
-      const cwd = p.cwd ?? h.settings().defaultCwd;
-      assertFolder(cwd);
-      return service.create(p.id ?? randomUUID(), p.agentId ?? h.settings().defaultAgentId, cwd);
+      const cwd = requireFolder(p.cwd ?? h.settings().defaultCwd);
+      const additionalDirs = requireAdditionalDirs(p.additionalDirs ?? [], cwd);
+      const agentId = p.agentId ?? h.settings().defaultAgentId;
+      const view = service.create(p.id ?? randomUUID(), agentId, cwd, {
+        additionalDirs,
+        ...(p.acpSessionId === undefined ? {} : { acpSessionId: p.acpSessionId }),
+        ...(p.title === undefined ? {} : { title: p.title }),
+      });
+      // The next New session starts from these choices: the agent preselected, the folder first.
+      store.folders.use(cwd, h.clock.now());
+      if (agentId !== h.settings().defaultAgentId) h.updateSettings({ defaultAgentId: agentId });
+      return view;
     },
     'sessions:switch': (p, ctx) => service.switchTo(ctx.clientId, p.sessionId, p.fromSessionId),
     'sessions:detach': (p, ctx) => {
@@ -55,7 +56,7 @@ export function createHandlers(h: HostParts): Handlers {
       service.row(p.sessionId);
       return eventLog.events.pageAfter(p.sessionId, p.afterSeq, p.limit);
     },
-    'prompt:send': (p) => ({ accepted: true as const, ...service.send(p.sessionId, p.clientMessageId, p.text, p.retry ?? false) }),
+    'prompt:send': (p) => ({ accepted: true as const, ...service.send(p.sessionId, p.clientMessageId, p.text, p.retry ?? false, p.content) }),
     'prompt:cancel': (p) => {
       service.cancel(p.sessionId);
       return { ok: true as const };
@@ -74,7 +75,7 @@ export function createHandlers(h: HostParts): Handlers {
     },
     'settings:update': (p) => {
       // Refuse what would break the next New session, before anything is stored.
-      if (p.defaultCwd !== undefined) assertFolder(p.defaultCwd);
+      if (p.defaultCwd !== undefined) requireFolder(p.defaultCwd, 'The default folder');
       if (p.defaultAgentId !== undefined && !h.agents().some((a) => a.id === p.defaultAgentId)) {
         throw new AppError('invalid_request', `No agent named ${p.defaultAgentId}`);
       }
@@ -103,6 +104,7 @@ export function createHandlers(h: HostParts): Handlers {
       await service.delete(p.sessionId);
       return { ok: true as const };
     },
+    'files:search': (p) => h.files.search(service.row(p.sessionId).cwd, p.query, p.limit),
     'agents:login': (p) => {
       const row = service.row(p.sessionId);
       const method = service.view(row).auth?.methods.find((m) => m.id === p.methodId);
@@ -110,6 +112,17 @@ export function createHandlers(h: HostParts): Handlers {
       if (!h.terminal) throw new AppError('invalid_request', `Switchboard cannot open a terminal here: run ${method.command} yourself, then press Retry`);
       h.terminal.open(method.command, row.cwd);
       return { ok: true as const };
+    },
+    'folders:check': (p) => checkFolder(p.path),
+    'folders:recent': () => ({ folders: store.folders.recent() }),
+    'folders:pick': () => pickFolder(h.folderPicker),
+    'agents:sessions': async (p) => {
+      const agent = h.catalogue.resolve(p.agentId);
+      if (!agent) throw new AppError('not_found', `No agent named ${p.agentId}`);
+      const query = { ...(p.cwd === undefined ? {} : { cwd: requireFolder(p.cwd) }), ...(p.cursor === undefined ? {} : { cursor: p.cursor }) };
+      const page = await listAgentSessions(agent, query, { pool: h.pool, clock: h.clock, timeoutMs: h.agentTestTimeoutMs });
+      const openAs = (acpSessionId: string) => store.sessions.byAcpSessionId(agent.id, acpSessionId)?.id;
+      return { ...page, sessions: page.sessions.map((s) => ({ ...s, ...(openAs(s.acpSessionId) ? { openAs: openAs(s.acpSessionId) } : {}) })) };
     },
     'search:query': (p) => {
       const { matches, truncated } = eventLog.search.search(p.query, p.limit);

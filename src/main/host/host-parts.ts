@@ -1,4 +1,5 @@
 import type { TerminalLauncher } from './terminal-launcher';
+import type { FolderPicker } from './folders';
 import type { EventName, EventPayload, SearchProgressT, SettingsT } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
@@ -10,12 +11,15 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { AgentCatalogue } from './agent-catalogue';
 import type { AgentDetector } from './agent-detection';
+import type { FileSearch } from './file-search';
 
 /** What the command handlers reach of the host. */
 export interface HostParts {
   headless: boolean;
   /** Opens a sign-in command in the person's terminal; absent where no window can open (serve). */
   terminal: TerminalLauncher | undefined;
+  /** The system's folder chooser; absent in a headless host (`folders:pick` is `unsupported`). */
+  folderPicker: FolderPicker | undefined;
   store: Store;
   eventLog: EventLog;
   service: SessionService;
@@ -31,6 +35,8 @@ export interface HostParts {
   /** An event to one window (a test's progress goes to the window that asked). */
   sendTo<E extends EventName>(clientId: string, event: E, payload: EventPayload<E>): void;
   agentLogs: AgentLogs;
+  /** `files:search` for `@` mentions. */
+  files: FileSearch;
   /** Where indexing older transcripts for search stands; undefined once done. */
   searchProgress(): SearchProgressT | undefined;
 }

@@ -22,14 +22,15 @@ describe('transcript search through the host', () => {
     await h.restart({}, () => {
       const store = Store.open(dataPaths(h!.dataDir).database);
       try {
-        // The database as a version without search left it: events, and schema 6.
+        // Events stored before search existed, and the work migration 0007 records for them.
         const seq = store.db.prepare(`SELECT last_seq FROM sessions WHERE id = ?`).pluck().get(id) as number;
         const insert = store.db.prepare(`INSERT INTO events (session_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, 1)`);
         store.db.transaction(() => {
           for (let i = 1; i <= OLD_EVENTS; i++) insert.run(id, seq + i, 'user_message', JSON.stringify({ text: `walrus number ${i}` }));
         })();
         store.db.prepare(`UPDATE sessions SET last_seq = ? WHERE id = ?`).run(seq + OLD_EVENTS, id);
-        store.db.exec(`DROP TRIGGER search_forget_session; DROP TABLE search_index; DROP TABLE search_docs; DROP TABLE search_backfill; PRAGMA user_version = 6;`);
+        store.db.exec(`DELETE FROM search_index; DELETE FROM search_docs;`);
+        store.db.prepare(`INSERT INTO search_backfill (session_id, upto_seq, last_activity_at) VALUES (?, ?, 1)`).run(id, seq + OLD_EVENTS);
       } finally {
         store.dispose();
       }

@@ -18,8 +18,10 @@ import { createLogger, type Logger } from '../util/log';
 import { TimerQueue } from '../util/timer-queue';
 import { AgentCatalogue } from './agent-catalogue';
 import { AgentDetector, type DetectionEnv } from './agent-detection';
+import { FileSearch } from './file-search';
 import { AgentLogs } from './agent-logs';
 import { findTerminal, type TerminalLauncher } from './terminal-launcher';
+import type { FolderPicker } from './folders';
 import { demoAgent, loadAgentsFile } from './agents';
 import { plainBox, SecretStore, type SecretBox } from './secret-box';
 import type { ClientHandle, ClientSink, HostPort } from './client';
@@ -32,6 +34,8 @@ import { DEFAULT_SETTINGS, normaliseSettings } from './settings';
 export interface HostOptions {
   /** How a sign-in command opens in a terminal (tests); default: the machine's, desktop app only. */
   terminal?: TerminalLauncher;
+  /** The system's folder chooser (the Electron app's dialog); none in a headless host. */
+  folderPicker?: FolderPicker;
   dataDir: string;
   headless: boolean;
   /** better-sqlite3 `.node` built for this runtime's ABI (the Electron app's own build). */
@@ -186,6 +190,7 @@ export class SessionHost implements HostPort {
         headless: options.headless,
         // Only the desktop app: a headless host may be on another machine than the person.
         terminal: options.terminal ?? (options.headless ? undefined : findTerminal()),
+        folderPicker: options.folderPicker,
         store: this.store,
         eventLog: this.eventLog,
         service: this.service,
@@ -200,6 +205,7 @@ export class SessionHost implements HostPort {
         agentTestTimeoutMs: options.agentTestTimeoutMs ?? 30_000,
         sendTo: (clientId, event, payload) => this.clients.get(clientId)?.send(event, payload),
         agentLogs: this.agentLogs,
+        files: new FileSearch({ clock }),
         searchProgress: () => this.searchBackfill.progress(),
       }),
     );

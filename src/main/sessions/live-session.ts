@@ -19,8 +19,15 @@ export class LiveSession implements SessionSink {
   acpSessionId: string | undefined;
   /** While the agent replays history on `session/load`, transcript updates are not stored again. */
   replaying = false;
+  /**
+   * While an agent session opened from the agent's list is loaded, its replay is the transcript:
+   * the person's own messages in it are stored too (normally we store the prompts we send).
+   */
+  keepingReplay = false;
   /** Text prepended to the next prompt when the agent lost the session and started a new one. */
   seed: string | undefined;
+  /** Absolute folders the session may use besides `cwd` (the person added them), for file confinement. */
+  additionalDirs: readonly string[] = [];
   /** When the agent last sent an update or request for this session (host time); see `noteActivity`. */
   lastAgentActivityAt: number | undefined;
   private detached = false;
@@ -91,6 +98,10 @@ export class LiveSession implements SessionSink {
     const update = notification.update;
     if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') this.rememberToolCall(update);
     if (this.replaying && !isStateUpdate(update)) return;
+    if (this.keepingReplay && update.sessionUpdate === 'user_message_chunk') {
+      if (update.content.type === 'text') this.hooks.record(this.id, { kind: 'user_message', payload: { text: update.content.text } });
+      return;
+    }
     const event = mapUpdate(update);
     if (event) this.hooks.record(this.id, event);
   }

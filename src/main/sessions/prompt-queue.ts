@@ -1,7 +1,8 @@
-import type { TurnEndReason } from '../../shared/contract';
+import type { PromptBlock, TurnEndReason } from '../../shared/contract';
 import { isAppError, type AppError } from '../../shared/errors';
 import type { Broker } from '../brokers/broker';
 import type { LiveSession } from './live-session';
+import { acceptBlocks, type AcceptedBlock } from './prompt-content';
 import { playTurn } from './prompt-turn';
 import type { SessionContext } from './session-context';
 import { assertStartable } from './sign-in';
@@ -18,6 +19,7 @@ interface WaitingPrompt {
 interface ParkedPrompt {
   clientMessageId: string;
   text: string;
+  blocks: readonly AcceptedBlock[];
 }
 
 export interface PromptQueueDeps {
@@ -45,16 +47,22 @@ export class PromptQueue {
    * Accepts a prompt: stored at once, delivered when the session is live and earlier turns
    * are done. A retried send with the same client message id is accepted once.
    */
-  send(sessionId: string, clientMessageId: string, text: string, retry = false): { duplicate: boolean } {
+  send(sessionId: string, clientMessageId: string, text: string, retry = false, content: readonly PromptBlock[] = []): { duplicate: boolean } {
     const { o } = this.ctx;
     this.ctx.assertOpen();
     const row = this.ctx.row(sessionId);
+    const agentName = o.agent(row.agent_id)?.name ?? row.agent_id;
     // Refused before anything is stored: no second agent process, no repeated error row.
-    if (!retry) assertStartable(row, o.agent(row.agent_id)?.name ?? row.agent_id);
+    if (!retry) assertStartable(row, agentName);
+    // A retried send of an accepted prompt is answered as such, whatever changed since.
+    if (o.store.sessions.hasPrompt(sessionId, clientMessageId)) return { duplicate: true };
+    // A mention outside the folder, or an image for an agent known to refuse images: nothing stored.
+    const { blocks, records } = acceptBlocks(row.cwd, content, this.ctx.promptCapabilities(sessionId), agentName);
     if (!o.store.sessions.recordPrompt(sessionId, clientMessageId, o.clock.now())) return { duplicate: true };
-    o.log.append(sessionId, 'user_message', { text, clientMessageId });
-    if (o.store.sessions.setFirstPrompt(sessionId, text, o.clock.now()) && !row.title) o.onDidChangeSession(sessionId);
-    this.enqueue(sessionId, clientMessageId, text, retry);
+    o.log.append(sessionId, 'user_message', { text, clientMessageId, ...(records.length > 0 ? { attachments: records } : {}) });
+    const title = text.trim() !== '' ? text : records.map((r) => r.name ?? r.type).join(', ');
+    if (o.store.sessions.setFirstPrompt(sessionId, title, o.clock.now()) && !row.title) o.onDidChangeSession(sessionId);
+    this.enqueue(sessionId, clientMessageId, text, retry, blocks);
     o.onDidChangeSession(sessionId);
     return { duplicate: false };
   }
@@ -68,7 +76,7 @@ export class PromptQueue {
     this.ctx.assertOpen();
     const parked = this.parked.get(sessionId) ?? [];
     this.parked.delete(sessionId);
-    for (const p of parked) this.enqueue(sessionId, p.clientMessageId, p.text, true);
+    for (const p of parked) this.enqueue(sessionId, p.clientMessageId, p.text, true, p.blocks);
     if (parked.length === 0) {
       this.ctx.registry.enqueue(sessionId, () => this.deps.ensureLive(sessionId, true).then(() => {})).catch(() => {
         // start() recorded why.
@@ -77,12 +85,12 @@ export class PromptQueue {
     o.onDidChangeSession(sessionId);
   }
 
-  private enqueue(sessionId: string, clientMessageId: string, text: string, retry: boolean): void {
+  private enqueue(sessionId: string, clientMessageId: string, text: string, retry: boolean, blocks: readonly AcceptedBlock[]): void {
     const prompt: WaitingPrompt = { clientMessageId, cancelled: false };
     const waiting = this.waiting.get(sessionId) ?? new Set<WaitingPrompt>();
     waiting.add(prompt);
     this.waiting.set(sessionId, waiting);
-    this.ctx.registry.enqueue(sessionId, () => this.runTurn(sessionId, prompt, text, retry)).catch((err) => {
+    this.ctx.registry.enqueue(sessionId, () => this.runTurn(sessionId, prompt, text, retry, blocks)).catch((err) => {
       this.ctx.o.logger.error('turn failed unexpectedly', { session: sessionId, error: String(err) });
     });
   }
@@ -154,7 +162,7 @@ export class PromptQueue {
     return (registry.get(sessionId)?.isRunning ?? false) || registry.queued(sessionId) > 0 || o.gate.countFor(sessionId) > 0;
   }
 
-  private async runTurn(sessionId: string, prompt: WaitingPrompt, text: string, retry: boolean): Promise<void> {
+  private async runTurn(sessionId: string, prompt: WaitingPrompt, text: string, retry: boolean, blocks: readonly AcceptedBlock[]): Promise<void> {
     const { o } = this.ctx;
     const { clientMessageId } = prompt;
     const startedAt = o.clock.now();
@@ -173,7 +181,7 @@ export class PromptQueue {
     if (!live && isAppError(failure) && failure.code === 'auth_required') {
       // Not ended: it runs once the person signs in (or is ended by a close).
       const parked = this.parked.get(sessionId) ?? [];
-      parked.push({ clientMessageId, text });
+      parked.push({ clientMessageId, text, blocks });
       this.parked.set(sessionId, parked);
       o.onDidChangeSession(sessionId);
       return;
@@ -187,7 +195,7 @@ export class PromptQueue {
     o.log.append(sessionId, 'turn_started', { clientMessageId });
     o.onDidChangeSession(sessionId);
     try {
-      await playTurn(live, turn, text, {
+      await playTurn(live, turn, { text, blocks }, {
         log: o.log,
         stopGraceMs: o.stopGraceMs,
         onAuthRequired: (error, broker) => this.deps.authRequired(sessionId, error, broker),

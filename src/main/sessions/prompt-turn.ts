@@ -1,9 +1,10 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { PayloadOf } from '../../shared/contract';
-import { toWireError, type AppError } from '../../shared/errors';
+import { AppError, isAppError, toWireError } from '../../shared/errors';
 import type { Broker } from '../brokers/broker';
 import type { EventLog } from '../store/event-log';
 import type { LiveSession } from './live-session';
+import { acpPrompt, promptCapabilitiesOf, type AcceptedBlock } from './prompt-content';
 import { describeAgentError } from './session-starter';
 import type { Turn } from './turn';
 
@@ -20,17 +21,32 @@ export interface TurnDeps {
  * reason, an error (with the agent's stderr tail when it died), or — when the agent ignored
  * Stop until `turn.abandoned` resolved — a cancelled end without it. A close records the end itself.
  */
-export async function playTurn(live: LiveSession, turn: Turn, text: string, deps: TurnDeps): Promise<void> {
+export async function playTurn(
+  live: LiveSession,
+  turn: Turn,
+  { text, blocks }: { text: string; blocks: readonly AcceptedBlock[] },
+  deps: TurnDeps,
+): Promise<void> {
   const { log } = deps;
   const sessionId = live.id;
   const { clientMessageId } = turn;
   const broker = live.broker as Broker;
   const sent = live.seed ? live.seed + text : text;
   live.seed = undefined;
+  let prompt: acp.ContentBlock[];
+  try {
+    prompt = await acpPrompt(sent, blocks, promptCapabilitiesOf(broker.capabilities), live.cwd, broker.agent.name);
+  } catch (err) {
+    // Refused before the agent saw it (it does not take this kind of block, a mention left the folder).
+    const error = isAppError(err) ? err : new AppError('internal', String(err));
+    log.append(sessionId, 'error', errorPayload(error));
+    log.append(sessionId, 'turn_ended', { stopReason: 'error', clientMessageId });
+    return;
+  }
   try {
     const request = broker.request(acp.methods.agent.session.prompt, {
       sessionId: live.acpSessionId as string,
-      prompt: [{ type: 'text', text: sent }],
+      prompt,
     });
     const res = await Promise.race([request, turn.abandoned]);
     if (res === 'abandoned') {

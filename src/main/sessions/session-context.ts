@@ -1,3 +1,4 @@
+import type { PromptCapabilities } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
@@ -8,6 +9,7 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import type { TimerQueue } from '../util/timer-queue';
+import { promptCapabilitiesOf } from './prompt-content';
 import { SessionRegistry } from './session-registry';
 import type { Watchers } from './watchers';
 
@@ -65,6 +67,16 @@ export class SessionContext {
     const row = this.o.store.sessions.get(id);
     if (!row) throw new AppError('not_found', `No session ${id}`);
     return row;
+  }
+
+  /**
+   * What the session's running agent takes in a prompt; undefined while no agent session is
+   * bound (a broker is bound only after `initialize`). ACP: an absent field means not supported.
+   */
+  promptCapabilities(sessionId: string): PromptCapabilities | undefined {
+    const broker = this.registry.get(sessionId)?.broker;
+    if (!broker?.isAlive) return undefined;
+    return promptCapabilitiesOf(broker.capabilities);
   }
 
   /** A stop deadline of a session's running turn, on the host's one timer. */

@@ -1,6 +1,6 @@
-import type { SessionViewT, SwitchResultT } from '../../shared/contract';
+import type { AvailableCommand, SessionEventT, SessionViewT, SwitchResultT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
-import { authRequestOf, displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
+import { additionalDirsOf, authRequestOf, displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
 import { isAuthStatus, rootHint } from './auth-request';
 import { isRoot, recordAuthRequired, startFailureReason } from './sign-in';
 import { LiveSession } from './live-session';
@@ -10,12 +10,21 @@ import type { SessionContext } from './session-context';
 import { describeAgentError, startAgentSession } from './session-starter';
 import { ROUTABLE, transition } from './state-machine';
 import type { MappedEvent } from './update-mapper';
+import { defined } from '../util/defined';
 
 export interface SessionRoutingDeps {
   /** A turn is in flight or a prompt waits for one (the view's `running`). */
   isRunning(sessionId: string): boolean;
   /** When the running turn (or the prompt waiting for its agent to start) began. */
   turnStartedAt(sessionId: string): number | undefined;
+}
+
+/** What a new session may carry besides its agent and folder (already checked by the caller). */
+export interface NewSessionExtra {
+  additionalDirs?: readonly string[];
+  /** An agent's existing session (from its `session/list`) this one opens. */
+  acpSessionId?: string;
+  title?: string;
 }
 
 /** The view's progress fields, present only when known. */
@@ -54,10 +63,12 @@ export class SessionRouting {
       lastActivityAt: row.last_activity_at,
       ...authRequestOf(row),
       ...(row.archived_at !== null ? { archivedAt: row.archived_at } : {}),
+      ...defined({ promptCapabilities: this.ctx.promptCapabilities(row.id) }),
+      additionalDirs: additionalDirsOf(row),
     };
   }
 
-  create(id: string, agentId: string, cwd: string): SessionViewT {
+  create(id: string, agentId: string, cwd: string, extra: NewSessionExtra = {}): SessionViewT {
     const { o, registry } = this.ctx;
     this.ctx.assertOpen();
     if (registry.has(id) || o.store.sessions.get(id)) {
@@ -65,7 +76,11 @@ export class SessionRouting {
     }
     const agent = o.agent(agentId);
     if (!agent) throw new AppError('not_found', `No agent named ${agentId}`);
-    o.store.sessions.insert({ id, agent_id: agentId, cwd, state: 'CREATED' }, o.clock.now());
+    if (extra.acpSessionId !== undefined) {
+      const bound = o.store.sessions.byAcpSessionId(agentId, extra.acpSessionId);
+      if (bound) throw new AppError('already_exists', `That session of ${agent.name} is already open here (${displayTitle(bound)})`);
+    }
+    o.store.sessions.insert({ id, agent_id: agentId, cwd, state: 'CREATED', ...extra }, o.clock.now());
     // Start the agent session now, so its commands and title arrive before the first prompt;
     // unless it was closed before this ran (a close must not be undone by the warm-up).
     registry
@@ -98,6 +113,7 @@ export class SessionRouting {
       running: this.deps.isRunning(sessionId),
       lastSeq: o.log.committedSeq(sessionId),
       pendingPermissions: o.gate.pendingFor(sessionId),
+      ...defined({ availableCommands: latestCommands(o.log.events.recentOfKinds(sessionId, ['available_commands'], 1)) }),
     };
     if (fromSessionId && fromSessionId !== sessionId) this.unwatch(clientId, fromSessionId);
     return result;
@@ -144,6 +160,7 @@ export class SessionRouting {
         return o.gate.request(id, req, signal);
       },
     });
+    live.additionalDirs = additionalDirsOf(row);
     let added = false;
     try {
       // Inside the try: a missing agent or a refused transition must be shown like any other
@@ -160,6 +177,8 @@ export class SessionRouting {
         clock: o.clock,
         requestTimeoutMs: o.requestTimeoutMs,
         retry,
+        // Never started here, yet bound to an agent session: one opened from the agent's list.
+        opening: row.state === 'CREATED' && row.acp_session_id !== null,
       });
       if (live.isDetached) throw new AppError('invalid_state', 'The session was closed while it started');
       o.store.sessions.setAcpSessionId(row.id, started.acpSessionId, o.clock.now());
@@ -226,4 +245,10 @@ export class SessionRouting {
     else return;
     o.onDidChangeSession(sessionId);
   }
+}
+
+/** The commands of the newest stored `available_commands` (an unreadable row counts as none). */
+function latestCommands(found: readonly SessionEventT[]): AvailableCommand[] | undefined {
+  const e = found[0];
+  return e?.kind === 'available_commands' ? e.payload.commands : undefined;
 }

@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { SessionViewT, StateReason, SwitchResultT } from '../../shared/contract';
+import type { PromptBlock, SessionViewT, StateReason, SwitchResultT } from '../../shared/contract';
 import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
 import { PromptQueue } from './prompt-queue';
@@ -7,7 +7,7 @@ import { recoverSessions } from './recovery';
 import { SessionCloser, type CloseOptions } from './session-closer';
 import { SessionContext, type SessionServiceOptions } from './session-context';
 import type { SessionRegistry } from './session-registry';
-import { SessionRouting } from './session-routing';
+import { SessionRouting, type NewSessionExtra } from './session-routing';
 import { recordAuthRequired, SignIn } from './sign-in';
 
 export type { CloseOptions } from './session-closer';
@@ -108,12 +108,12 @@ export class SessionService {
     return this.ctx.row(id);
   }
 
-  create(id: string, agentId: string, cwd: string): SessionViewT {
-    return this.routing.create(id, agentId, cwd);
+  create(id: string, agentId: string, cwd: string, extra: NewSessionExtra = {}): SessionViewT {
+    return this.routing.create(id, agentId, cwd, extra);
   }
 
-  send(sessionId: string, clientMessageId: string, text: string, retry = false): { duplicate: boolean } {
-    return this.prompts.send(sessionId, clientMessageId, text, retry);
+  send(sessionId: string, clientMessageId: string, text: string, retry = false, content: readonly PromptBlock[] = []): { duplicate: boolean } {
+    return this.prompts.send(sessionId, clientMessageId, text, retry, content);
   }
 
   cancel(sessionId: string): void {

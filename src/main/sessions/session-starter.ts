@@ -5,7 +5,7 @@ import type { AgentDefinition } from '../brokers/agent-definition';
 import type { Broker } from '../brokers/broker';
 import type { BrokerPool } from '../brokers/broker-pool';
 import type { EventsRepo } from '../store/events.repo';
-import type { SessionRow } from '../store/sessions.repo';
+import { additionalDirsOf, type SessionRow } from '../store/sessions.repo';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import { isAuthError } from './auth-request';
@@ -18,6 +18,11 @@ export interface StartOptions {
   clock: Clock;
   requestTimeoutMs: number;
   retry?: boolean;
+  /**
+   * The session opens an agent session from the agent's own list: nothing of it is stored here,
+   * so it is loaded first and its replay is kept as the transcript (ADR 0014).
+   */
+  opening?: boolean;
 }
 
 export type StartMode = 'new' | 'resumed' | 'loaded' | 'recreated';
@@ -26,7 +31,8 @@ export type StartMode = 'new' | 'resumed' | 'loaded' | 'recreated';
  * Gives `live` an agent session. `live` is already in the registry with its sink, so updates
  * the agent sends while these requests are in flight are kept. An existing ACP session is
  * resumed (`session/resume`), else loaded (`session/load`, replay not stored again), else a
- * new one is made and seeded from our transcript.
+ * new one is made and seeded from our transcript. One opened from the agent's list is loaded
+ * first, its replay stored (we hold nothing of it). Additional folders go with each request.
  */
 export async function startAgentSession(
   live: LiveSession,
@@ -37,11 +43,34 @@ export async function startAgentSession(
   const broker = await o.pool.acquire(row.id, agent, { retry: o.retry });
   const caps = broker.capabilities;
   const known = row.acp_session_id;
+  const dirs = additionalDirsOf(row);
+  // Only agents that say they take them get the additional folders (they confine files to them too).
+  const roots = caps.sessionCapabilities?.additionalDirectories && dirs.length ? { additionalDirectories: dirs } : {};
+
+  const load = async (id: string, keepReplay: boolean): Promise<boolean> => {
+    live.replaying = !keepReplay;
+    live.keepingReplay = keepReplay;
+    live.bind(broker, id);
+    try {
+      await broker.request(acp.methods.agent.session.load, { sessionId: id, cwd: row.cwd, mcpServers: [], ...roots }, o.requestTimeoutMs);
+      return true;
+    } catch (err) {
+      live.unbind();
+      if (!broker.isAlive) throw broker.exitError();
+      o.log.info(keepReplay ? 'session/load of a listed session failed' : 'session/load failed; starting a new agent session', { session: row.id, error: String(err) });
+      return false;
+    } finally {
+      live.replaying = false;
+      live.keepingReplay = false;
+    }
+  };
+
+  if (known && o.opening && caps.loadSession && (await load(known, true))) return { broker, acpSessionId: known, mode: 'loaded' };
 
   if (known && caps.sessionCapabilities?.resume) {
     live.bind(broker, known);
     try {
-      await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers: [] }, o.requestTimeoutMs);
+      await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers: [], ...roots }, o.requestTimeoutMs);
       return { broker, acpSessionId: known, mode: 'resumed' };
     } catch (err) {
       live.unbind();
@@ -50,24 +79,11 @@ export async function startAgentSession(
     }
   }
 
-  if (known && caps.loadSession) {
-    live.replaying = true;
-    live.bind(broker, known);
-    try {
-      await broker.request(acp.methods.agent.session.load, { sessionId: known, cwd: row.cwd, mcpServers: [] }, o.requestTimeoutMs);
-      return { broker, acpSessionId: known, mode: 'loaded' };
-    } catch (err) {
-      live.unbind();
-      if (!broker.isAlive) throw broker.exitError();
-      o.log.info('session/load failed; starting a new agent session', { session: row.id, error: String(err) });
-    } finally {
-      live.replaying = false;
-    }
-  }
+  if (known && !o.opening && caps.loadSession && (await load(known, false))) return { broker, acpSessionId: known, mode: 'loaded' };
 
   // No timeout on the request itself: an answer that comes after we gave up still names a
   // session the agent holds, and only that answer lets us tell the agent to drop it.
-  const request = broker.request(acp.methods.agent.session.new, { cwd: row.cwd, mcpServers: [] });
+  const request = broker.request(acp.methods.agent.session.new, { cwd: row.cwd, mcpServers: [], ...roots });
   let res: acp.NewSessionResponse;
   try {
     res = await withDeadline(request, o.clock, o.requestTimeoutMs, () =>

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { migrate } from './migrations';
+import { latestVersion, migrate } from './migrations';
 import { EventLog } from './event-log';
 import { SearchBackfill } from './search-backfill';
 import { SearchIndex } from './search-index';
@@ -58,7 +58,7 @@ describe('migration 0007 and the search backfill', () => {
       { id: 'old', lastActivityAt: 10, events: 4_500 },
       { id: 'new', lastActivityAt: 20, events: 3_000 },
     ]);
-    expect(migrate(db)).toBe(7);
+    expect(migrate(db)).toBe(latestVersion);
     const { job, index, progress, runAll } = backfill(db);
     expect(index.search('genesis', 10).matches).toEqual([]);
     expect(job.start()).toBe(true);

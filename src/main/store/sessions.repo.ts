@@ -18,6 +18,30 @@ export interface SessionRow {
   archived_at: number | null;
   /** JSON of the `AuthRequest` the agent waits on; null when none. */
   auth_request: string | null;
+  /** JSON array of the absolute folders the session may use besides `cwd`; null when none. */
+  additional_dirs: string | null;
+}
+
+/** The session's additional folders; an unreadable value counts as none (nothing is widened). */
+export function additionalDirsOf(row: Pick<SessionRow, 'additional_dirs'>): string[] {
+  if (!row.additional_dirs) return [];
+  try {
+    const parsed: unknown = JSON.parse(row.additional_dirs);
+    return Array.isArray(parsed) ? parsed.filter((d): d is string => typeof d === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A new session's row: `acp_session_id` and `title` when it opens a session the agent listed. */
+export interface NewSessionRow {
+  id: string;
+  agent_id: string;
+  cwd: string;
+  state: SessionStateT;
+  additionalDirs?: readonly string[];
+  acpSessionId?: string;
+  title?: string;
 }
 
 /**
@@ -47,8 +71,8 @@ export class SessionsRepo {
   constructor(db: Db) {
     this.stmts = {
       insert: db.prepare(
-        `INSERT INTO sessions (id, agent_id, cwd, state, created_at, updated_at, last_activity_at)
-         VALUES (@id, @agent_id, @cwd, @state, @now, @now, @now)`,
+        `INSERT INTO sessions (id, agent_id, cwd, state, additional_dirs, acp_session_id, title, created_at, updated_at, last_activity_at)
+         VALUES (@id, @agent_id, @cwd, @state, @additional_dirs, @acp_session_id, @title, @now, @now, @now)`,
       ),
       get: db.prepare(`SELECT * FROM sessions WHERE id = ?`),
       list: db.prepare(`SELECT * FROM sessions ORDER BY created_at DESC, id LIMIT ? OFFSET ?`),
@@ -57,6 +81,7 @@ export class SessionsRepo {
            detached_at = CASE WHEN @to = 'DETACHED' THEN @now ELSE detached_at END
          WHERE id = @id AND state = @from`,
       ),
+      byAcp: db.prepare(`SELECT * FROM sessions WHERE agent_id = ? AND acp_session_id = ? LIMIT 1`),
       setAcp: db.prepare(`UPDATE sessions SET acp_session_id = ?, updated_at = ? WHERE id = ?`),
       setTitle: db.prepare(`UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?`),
       setFirstPrompt: db.prepare(
@@ -80,11 +105,21 @@ export class SessionsRepo {
         return db.prepare(`DELETE FROM sessions WHERE id = ?`).run(id).changes === 1;
       }),
       recordPrompt: db.prepare(`INSERT OR IGNORE INTO prompts (session_id, client_message_id, at) VALUES (?, ?, ?)`),
+      hasPrompt: db.prepare(`SELECT 1 FROM prompts WHERE session_id = ? AND client_message_id = ?`),
     };
   }
 
-  insert(row: { id: string; agent_id: string; cwd: string; state: SessionStateT }, now: number): void {
-    this.stmts.insert.run({ ...row, now });
+  insert(row: NewSessionRow, now: number): void {
+    this.stmts.insert.run({
+      id: row.id,
+      agent_id: row.agent_id,
+      cwd: row.cwd,
+      state: row.state,
+      additional_dirs: row.additionalDirs?.length ? JSON.stringify(row.additionalDirs) : null,
+      acp_session_id: row.acpSessionId ?? null,
+      title: row.title?.trim() ? row.title.trim() : null,
+      now,
+    });
   }
 
   get(id: string): SessionRow | undefined {
@@ -98,6 +133,11 @@ export class SessionsRepo {
   /** Compare-and-set: changes the row only if it is still in `from`. Returns false otherwise. */
   setState(id: string, from: SessionStateT, to: SessionStateT, reason: StateReason | undefined, now: number): boolean {
     return this.stmts.setState.run({ id, from, to, reason: reason ?? null, now }).changes === 1;
+  }
+
+  /** The session bound to `acpSessionId` of agent `agentId`, if one is. */
+  byAcpSessionId(agentId: string, acpSessionId: string): SessionRow | undefined {
+    return this.stmts.byAcp.get(agentId, acpSessionId) as SessionRow | undefined;
   }
 
   setAcpSessionId(id: string, acpSessionId: string | null, now: number): void {
@@ -141,6 +181,11 @@ export class SessionsRepo {
   /** Removes the session with its transcript, prompts and permission records, in one transaction. */
   remove(id: string): boolean {
     return this.stmts.remove(id);
+  }
+
+  /** The prompt with this client message id was accepted already. */
+  hasPrompt(sessionId: string, clientMessageId: string): boolean {
+    return this.stmts.hasPrompt.get(sessionId, clientMessageId) !== undefined;
   }
 
   /** Remembers a prompt's client message id; false if it was seen before (a retried send). */

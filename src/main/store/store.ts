@@ -4,6 +4,7 @@ import { BrokersRepo } from './brokers.repo';
 import { PermissionsRepo } from './permissions.repo';
 import { SettingsRepo } from './settings.repo';
 import { AgentsRepo } from './agents.repo';
+import { FoldersRepo } from './folders.repo';
 import type { Disposable } from '../util/lifecycle';
 
 /** The host's SQLite database and its repositories. */
@@ -13,6 +14,7 @@ export class Store implements Disposable {
   readonly permissions: PermissionsRepo;
   readonly settings: SettingsRepo;
   readonly agents: AgentsRepo;
+  readonly folders: FoldersRepo;
 
   constructor(readonly db: Db) {
     this.sessions = new SessionsRepo(db);
@@ -20,6 +22,7 @@ export class Store implements Disposable {
     this.permissions = new PermissionsRepo(db);
     this.settings = new SettingsRepo(db);
     this.agents = new AgentsRepo(db);
+    this.folders = new FoldersRepo(db);
   }
 
   static open(file: string, options?: OpenOptions): Store {

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WsRequest } from '../../shared/contract';
+import type { z } from 'zod';
 import type { HostPort } from '../host/client';
 import type { Logger } from '../util/log';
 import { readStatic } from './static-files';
@@ -49,7 +50,40 @@ function tokenOf(req: IncomingMessage, url: URL): string | undefined {
   if (fromQuery) return fromQuery;
   const cookie = req.headers.cookie ?? '';
   const match = cookie.split(/;\s*/).find((c) => c.startsWith(`${COOKIE}=`));
-  return match ? decodeURIComponent(match.slice(COOKIE.length + 1)) : undefined;
+  return match ? safeDecode(match.slice(COOKIE.length + 1)) : undefined;
+}
+
+/** A cookie value as it was set; a malformed escape is no token (and must never throw in `upgrade`). */
+function safeDecode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
+type WsRequestT = z.output<typeof WsRequest>;
+
+/**
+ * A request frame's text as a request. A frame with a request id and a command whose payload
+ * can't be checked (nested deeper than the validator's stack) is answered with an error;
+ * one without them is no request at all (undefined: the socket is closed).
+ */
+function readRequest(text: string): WsRequestT | { id: number; refused: string } | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = WsRequest.safeParse(message);
+    if (parsed.success) return parsed.data;
+  } catch {
+    // A RangeError (stack) from a deeply nested payload: refused below like any invalid one.
+  }
+  const { id, command } = (typeof message === 'object' && message !== null ? message : {}) as { id?: unknown; command?: unknown };
+  return Number.isSafeInteger(id) && typeof command === 'string' ? { id: id as number, refused: 'The request payload is nested too deeply to check' } : undefined;
 }
 
 /**
@@ -98,10 +132,21 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     res.end(req.method === 'HEAD' ? undefined : file.body);
   }
 
+  // Without a listener Node drops a CONNECT request's connection without a word: answer it.
+  server.on('connect', (_req, socket) => {
+    socket.on('error', () => {}); // the client may be gone already; nothing to answer then
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  // `ws` emits `error` here only for an HTTP server it owns (not with noServer); a listener keeps a
+  // future one from being fatal.
+  wss.on('error', (err) => o.log.warn('websocket server error', { error: String(err) }));
   server.on('upgrade', (req, socket, head) => {
+    // Node's HTTP server takes its own error listener off an upgraded socket: a reset from the
+    // client before `ws` takes the socket over (or while a refusal is written) must not be fatal.
+    socket.on('error', (err) => o.log.debug('upgrade socket error', { error: String(err) }));
     const url = parseUrl(req.url);
-    if (!url) return void socket.destroy();
+    if (!url) return void socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     const origin = req.headers.origin;
     const expectedOrigin = `http://${req.headers.host ?? ''}`;
     if (url.pathname !== '/ws' || !hostAllowed(req) || origin !== expectedOrigin || !sameToken(tokenOf(req, url), o.token)) {
@@ -131,6 +176,10 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
       label: `tab ${++tabs}`,
       send: (event, payload) => sender.send(event, payload),
     });
+    // `ws` reports every protocol error from the client (reserved bits, bad UTF-8, a frame over
+    // the limit, an oversized control frame, a bad close code) as an `error` event and closes
+    // the socket itself with the matching code; without a listener the event would end the host.
+    ws.on('error', (err) => o.log.debug('websocket protocol error', { window: client.id, error: String(err) }));
     let alive = true;
     ws.on('pong', () => (alive = true));
     const heartbeat = setInterval(() => {
@@ -140,11 +189,10 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     }, 30_000);
     heartbeat.unref();
     ws.on('message', (data) => {
-      let request;
-      try {
-        request = WsRequest.parse(JSON.parse(String(data)));
-      } catch {
-        return ws.close(1003, 'Malformed frame');
+      const request = readRequest(String(data));
+      if (request === undefined) return ws.close(1003, 'Malformed frame');
+      if ('refused' in request) {
+        return frame({ type: 'response', id: request.id, result: { ok: false, error: { code: 'invalid_request', message: request.refused } } });
       }
       void o.host.dispatch(client.id, request.command, request.payload).then((result) => frame({ type: 'response', id: request.id, result }));
     });
@@ -160,6 +208,9 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     server.once('error', reject);
     server.listen(o.port, o.hostname, () => resolve());
   });
+  // Once listening, a server error (accept failing for want of file descriptors) is reported,
+  // never thrown: the sessions and the windows already connected go on.
+  server.on('error', (err) => o.log.error('http server error', { error: String(err) }));
   const port = (server.address() as AddressInfo).port;
   const shownHost = o.hostname.includes(':') ? `[${o.hostname}]` : o.hostname;
   return {

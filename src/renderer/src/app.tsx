@@ -10,6 +10,8 @@ import { SessionHeader } from './components/session-header';
 import { SignInPanel } from './components/sign-in-panel';
 import { SettingsDialog } from './components/settings/settings-dialog';
 import { SessionSidebar } from './components/sidebar/session-sidebar';
+import { NewSessionDialog } from './components/new-session/new-session-dialog';
+import { NewSessionShortcut } from './components/new-session/new-session-shortcut';
 import { SearchBox } from './components/search/search-box';
 import { TranscriptView } from './components/transcript/transcript-view';
 import { useAppStore } from './store/context';
@@ -71,6 +73,8 @@ export function App() {
         </main>
       </div>
       {settingsOpen ? <SettingsDialog onClose={closeSettings} /> : null}
+      <NewSessionDialog />
+      <NewSessionShortcut />
       <Notices />
       <LiveAnnouncer />
     </div>

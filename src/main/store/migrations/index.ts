@@ -6,6 +6,7 @@ import { m0004 } from './0004-settings';
 import { m0005 } from './0005-agents';
 import { m0006 } from './0006-archive-auth';
 import { m0007 } from './0007-search';
+import { m0010 } from './0010-folders';
 
 export interface Migration {
   version: number;
@@ -13,14 +14,20 @@ export interface Migration {
   up(db: Database.Database): void;
 }
 
-/** Forward only, in order; each runs in its own transaction with `user_version`. */
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007];
+/**
+ * Forward only, in increasing version order; each runs in its own transaction with
+ * `user_version`. Versions are handed out to work done in parallel, so a branch may have gaps.
+ */
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0010];
 
-export function migrate(db: Database.Database, upTo = migrations.length): number {
+/** The schema version this Switchboard writes. */
+export const latestVersion = migrations.at(-1)?.version ?? 0;
+
+export function migrate(db: Database.Database, upTo = latestVersion): number {
   const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > migrations.length) {
+  if (current > latestVersion) {
     throw new Error(
-      `database schema version ${current} is newer than this Switchboard (${migrations.length}); upgrade Switchboard`,
+      `database schema version ${current} is newer than this Switchboard (${latestVersion}); upgrade Switchboard`,
     );
   }
   for (const m of migrations) {

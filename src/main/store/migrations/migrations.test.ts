@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { migrate, migrations } from './index';
+import { latestVersion, migrate, migrations } from './index';
 import { tempDir } from '../../test-support/temp-dir';
 
 const dirs: { cleanup(): void }[] = [];
@@ -18,8 +18,11 @@ const tables = (db: Database.Database): string[] =>
   );
 
 describe('migrations', () => {
-  it('are numbered 1..n in order', () => {
-    expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
+  it('start at 1 and increase (numbers are handed out to parallel work, so gaps are allowed)', () => {
+    const versions = migrations.map((m) => m.version);
+    expect(versions[0]).toBe(1);
+    for (let i = 1; i < versions.length; i++) expect(versions[i]).toBeGreaterThan(versions[i - 1]!);
+    expect(latestVersion).toBe(versions.at(-1));
   });
 
   it('0001 creates sessions, events and prompts', () => {
@@ -80,6 +83,18 @@ describe('migrations', () => {
     expect(db.prepare(`SELECT archived_at, auth_request FROM sessions WHERE id = 's'`).get()).toEqual({ archived_at: null, auth_request: null });
   });
 
+  it('0010 adds additional_dirs (NULL for existing sessions) and recent_folders', () => {
+    const db = freshDb();
+    migrate(db, 6);
+    db.prepare(
+      `INSERT INTO sessions (id, agent_id, cwd, state, created_at, updated_at, last_activity_at) VALUES ('s', 'demo', '/', 'ENDED', 1, 1, 1)`,
+    ).run();
+    expect(migrate(db, 10)).toBe(10);
+    expect(db.prepare(`SELECT additional_dirs FROM sessions WHERE id = 's'`).get()).toEqual({ additional_dirs: null });
+    db.prepare(`INSERT INTO recent_folders (path, used_at) VALUES ('/a', 1)`).run();
+    expect(() => db.prepare(`INSERT INTO recent_folders (path, used_at) VALUES ('/a', 2)`).run()).toThrow(/UNIQUE/);
+  });
+
   it('0007 adds the search tables and records what the backfill must index (sessions with events only)', () => {
     const db = freshDb();
     migrate(db, 6);
@@ -99,13 +114,13 @@ describe('migrations', () => {
     const db = freshDb();
     migrate(db);
     const before = tables(db);
-    expect(migrate(db)).toBe(migrations.length);
+    expect(migrate(db)).toBe(latestVersion);
     expect(tables(db)).toEqual(before);
   });
 
   it('refuses a database from a newer Switchboard', () => {
     const db = freshDb();
-    db.pragma(`user_version = ${migrations.length + 1}`);
+    db.pragma(`user_version = ${latestVersion + 1}`);
     expect(() => migrate(db)).toThrow(/newer than this Switchboard/);
   });
 

@@ -32,6 +32,8 @@ describe('sidebar entry', () => {
   it('starts with the title, shows the badge, the reason and the permission flag', () => {
     const html = render(storeWith({ sessionsById: sessions, currentSessionId: SID2 }), <SessionEntry sessionId={SID} />);
     expect(html).toMatch(/^<a [^>]*><span class="session-title">Fix the build<\/span> /);
+    // The folder in short form, the whole path in its tooltip.
+    expect(html).toContain('<span class="session-folder" title="/tmp/work">/tmp/work</span>');
     expect(html).toContain('>Asleep</span>');
     expect(html).toContain('title="Put to sleep after being idle. Sending a message resumes it."');
     expect(html).toContain('Needs permission');
@@ -186,15 +188,9 @@ describe('sidebar head', () => {
     },
   });
 
-  it('offers an Agent picker next to New session when there is a choice, set to the default', () => {
+  it('offers New session and leaves the choice of agent to its dialog', () => {
     const html = render(storeWith({ hostInfo: info(['a', 'b']) }), <SessionSidebar onOpenSettings={() => {}} />);
-    expect(html).toMatch(/<label class="agent-picker"><span class="agent-picker-label">Agent<\/span><select>/);
-    expect(html).toContain('<option value="b" selected="">Agent b</option>');
     expect(html).toContain('>New session</button>');
-  });
-
-  it('shows no picker for a single agent', () => {
-    const html = render(storeWith({ hostInfo: info(['a']) }), <SessionSidebar onOpenSettings={() => {}} />);
     expect(html).not.toContain('<select');
   });
 

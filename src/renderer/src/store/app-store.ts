@@ -14,12 +14,23 @@ import { lifecycleInitialState, type LifecycleState } from './slices/lifecycle/i
 import { createLifecycleActions, type LifecycleActions } from './slices/lifecycle/actions';
 import { transcriptInitialState, type TranscriptState } from './slices/transcript/initial-state';
 import { createTranscriptActions, type TranscriptActions } from './slices/transcript/actions';
+import { newSessionInitialState, type NewSessionState } from './slices/new-session/initial-state';
+import { createNewSessionActions, type NewSessionActions } from './slices/new-session/actions';
 import { agentLogInitialState, type AgentLogState } from './slices/agent-log/initial-state';
 import { createAgentLogActions, type AgentLogActions } from './slices/agent-log/actions';
 import { searchInitialState, type SearchState } from './slices/search/initial-state';
 import { createSearchActions, type SearchActions } from './slices/search/actions';
 
-export type AppState = SessionsState & TranscriptState & PermissionsState & HostState & ComposerState & AgentsState & AgentLogState & LifecycleState & SearchState;
+export type AppState = SessionsState &
+  TranscriptState &
+  PermissionsState &
+  HostState &
+  ComposerState &
+  AgentsState &
+  AgentLogState &
+  LifecycleState &
+  NewSessionState &
+  SearchState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -28,6 +39,7 @@ export type AppActions = SessionsActions &
   AgentsActions &
   AgentLogActions &
   LifecycleActions &
+  NewSessionActions &
   SearchActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
@@ -45,6 +57,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...agentsInitialState,
     ...agentLogInitialState(deps.silenceAfterMs),
     ...lifecycleInitialState,
+    ...newSessionInitialState,
     ...searchInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
@@ -54,6 +67,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createAgentsActions(set, get, deps),
     ...createAgentLogActions(set, get, deps),
     ...createLifecycleActions(set, get, deps),
+    ...createNewSessionActions(set, get, deps),
     ...createSearchActions(set, get, deps),
   }));
 }

@@ -88,6 +88,7 @@ export function view(over: Partial<SessionViewT> = {}): SessionViewT {
     createdAt: 1,
     updatedAt: 1,
     lastActivityAt: 1,
+    additionalDirs: [],
     ...over,
   };
 }

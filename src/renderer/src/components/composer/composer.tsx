@@ -1,9 +1,15 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import type { PromptBlock } from '../../../../shared/contract';
 import type { ErrorCode } from '../../../../shared/errors';
+import { mentionedPaths } from '../../lib/completion';
 import { useAppStore } from '../../store/context';
 import { composerSelectors } from '../../store/slices/composer/selectors';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
+import { AttachmentChip } from '../attachments/attachment-chip';
+import { CompletionPopup } from './completion-popup';
 import { RunStatus } from './run-status';
+import { useAttachments } from './use-attachments';
+import { useCompletion } from './use-completion';
 
 const SEND_ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
   agent_unavailable: 'The agent could not be started.',
@@ -21,31 +27,69 @@ const SEND_ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
 /** Drafts survive switching sessions (the composer is keyed by session). */
 const drafts = new Map<string, string>();
 
+const hasFiles = (types: readonly string[]): boolean => types.includes('Files');
+
 export function Composer({ sessionId }: { sessionId: string }) {
   const [text, setTextState] = useState(() => drafts.get(sessionId) ?? '');
+  const [caret, setCaret] = useState(0);
+  const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  /** Where the caret goes once React has put a completed text in the box. */
+  const caretAfterRender = useRef<number | undefined>(undefined);
   const running = useAppStore(sessionsSelectors.isCurrentRunning);
+  const session = useAppStore(sessionsSelectors.currentSession);
+  const agentName = useAppStore((s) => (session ? sessionsSelectors.agentName(s, session.agentId) : 'The agent'));
+  const commands = useAppStore(composerSelectors.commandsForCurrent);
   const sendError = useAppStore(composerSelectors.sendErrorForCurrent);
   const sendPrompt = useAppStore((s) => s.sendPrompt);
   const cancelTurn = useAppStore((s) => s.cancelTurn);
   const dismissSendError = useAppStore((s) => s.dismissSendError);
   const retrySend = useAppStore((s) => s.retrySend);
+  const searchFilesOf = useAppStore((s) => s.searchFiles);
+  const searchFiles = useCallback((query: string) => searchFilesOf(sessionId, query), [searchFilesOf, sessionId]);
+  const attachments = useAttachments(sessionId, session?.promptCapabilities, agentName);
 
   // Keyed by session, so this runs after every switch and New session: ready to type.
   useEffect(() => {
     input.current?.focus({ preventScroll: true });
   }, []);
 
+  useLayoutEffect(() => {
+    const at = caretAfterRender.current;
+    if (at === undefined || !input.current) return;
+    caretAfterRender.current = undefined;
+    input.current.setSelectionRange(at, at);
+  });
+
   const setText = (value: string) => {
     drafts.set(sessionId, value);
     setTextState(value);
   };
 
+  const completion = useCompletion({
+    sessionId,
+    text,
+    caret,
+    commands,
+    searchFiles,
+    replace: (next, at) => {
+      setText(next);
+      setCaret(at);
+      caretAfterRender.current = at;
+    },
+  });
+
   const send = () => {
-    if (text.trim() === '') return;
+    const mentions: PromptBlock[] = mentionedPaths(text, completion.chosen).map((path) => ({ type: 'mention', path }));
+    const content = [...attachments.items.map((a) => a.block), ...mentions];
+    if (text.trim() === '' && content.length === 0) return;
     const sending = text;
     setText('');
-    void sendPrompt(sending);
+    setCaret(0);
+    attachments.clear();
+    completion.forgetChosen();
+    void sendPrompt(sending, content.length > 0 ? { content } : {});
   };
 
   const onSubmit = (e: FormEvent) => {
@@ -54,6 +98,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (completion.onKeyDown(e)) return;
     // isComposing: Enter that confirms an IME candidate must not send.
     if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
@@ -61,8 +106,49 @@ export function Composer({ sessionId }: { sessionId: string }) {
     }
   };
 
+  const attach = (files: readonly File[]) => {
+    if (files.length > 0) void attachments.add(files);
+  };
+
+  // Only a paste that carries files is taken over; pasted text goes in the box as usual.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...e.clipboardData.files];
+    if (files.length === 0) return;
+    e.preventDefault();
+    attach(files);
+  };
+
+  const onDragOver = (e: DragEvent) => {
+    if (!hasFiles([...e.dataTransfer.types])) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+    setDragging(true);
+  };
+
+  const onDrop = (e: DragEvent) => {
+    if (!hasFiles([...e.dataTransfer.types])) return;
+    e.preventDefault();
+    setDragging(false);
+    attach([...e.dataTransfer.files]);
+  };
+
+  const restoreMessage = (restore: { text: string; content?: readonly PromptBlock[] }) => {
+    setText(restore.text);
+    if (restore.content) {
+      attachments.restore(restore.content);
+      completion.restoreChosen(restore.content.flatMap((b) => (b.type === 'mention' ? [b.path] : [])));
+    }
+    input.current?.focus();
+  };
+
   return (
-    <form className="composer" onSubmit={onSubmit}>
+    <form
+      className={`composer${dragging ? ' is-dropping' : ''}`}
+      onSubmit={onSubmit}
+      onDragOver={onDragOver}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
       {sendError ? (
         <div className="composer-error" role="alert">
           <span>
@@ -75,15 +161,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
               Retry sending
             </button>
           ) : null}
-          {text === '' && !sendError.unsent ? (
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => {
-                setText(sendError.text);
-                input.current?.focus();
-              }}
-            >
+          {text === '' && attachments.items.length === 0 && !sendError.unsent ? (
+            <button type="button" className="link-button" onClick={() => restoreMessage(sendError)}>
               Restore message
             </button>
           ) : null}
@@ -92,17 +171,61 @@ export function Composer({ sessionId }: { sessionId: string }) {
           </button>
         </div>
       ) : null}
-      <textarea
-        ref={input}
-        aria-label="Message"
-        className="composer-input"
-        rows={3}
-        value={text}
-        placeholder="Message the agent (Enter to send, Shift+Enter for a new line)"
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={onKeyDown}
-      />
+      {attachments.error ? (
+        <div className="composer-error" role="alert">
+          <span>{attachments.error}</span>
+          <button type="button" className="link-button" onClick={attachments.dismissError}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {attachments.items.length > 0 ? (
+        <ul className="attachment-list" aria-label="Attachments to send">
+          {attachments.items.map((a) => (
+            <AttachmentChip key={a.id} attachment={a.record} onRemove={() => attachments.remove(a.id)} />
+          ))}
+        </ul>
+      ) : null}
+      <div className="composer-field">
+        {completion.open && completion.trigger ? (
+          <CompletionPopup kind={completion.trigger.kind} options={completion.options} active={completion.active} onChoose={completion.choose} />
+        ) : null}
+        <textarea
+          ref={input}
+          role="combobox"
+          aria-label="Message"
+          aria-multiline="true"
+          aria-autocomplete="list"
+          {...completion.aria}
+          className="composer-input"
+          rows={3}
+          value={text}
+          placeholder="Message the agent (Enter to send, Shift+Enter for a new line, / for commands, @ for files)"
+          onChange={(e) => {
+            setText(e.target.value);
+            setCaret(e.target.selectionStart);
+          }}
+          onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+        />
+      </div>
       <div className="composer-bar">
+        <button type="button" className="button-secondary" onClick={() => fileInput.current?.click()}>
+          Attach
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          aria-label="Attach files"
+          onChange={(e) => {
+            attach([...(e.target.files ?? [])]);
+            // The same file can be picked again after removing it.
+            e.target.value = '';
+          }}
+        />
         <RunStatus />
         <span className="spacer" />
         {running ? (

@@ -1,6 +1,7 @@
 import { memo, type MouseEvent } from 'react';
 import { useAppStore } from '../../store/context';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
+import { shortFolder } from '../new-session/shortcut';
 
 /**
  * A sidebar entry. A link, not a button, so that no session title (the host may name a
@@ -35,6 +36,10 @@ export const SessionEntry = memo(function SessionEntry({
     >
       <span className="session-title">{view.title || 'Untitled session'}</span>{' '}
       <span className="session-badges">
+        {/* The folder's short form; the whole path in the tooltip. */}
+        <span className="session-folder" title={view.cwd}>
+          {shortFolder(view.cwd)}
+        </span>{' '}
         {view.running ? <span className="running-dot" aria-hidden="true" /> : null}
         <span className={`badge badge-${view.state.toLowerCase()}`} title={sessionsSelectors.badgeTitle(view)}>
           {sessionsSelectors.badgeLabel(view)}

@@ -17,26 +17,6 @@ function rangeExtractor(range: Range): number[] {
   return Array.from({ length: range.count }, (_, i) => i);
 }
 
-function AgentPicker() {
-  const agents = useAppStore(sessionsSelectors.agents);
-  const value = useAppStore(sessionsSelectors.newSessionAgentId);
-  const chooseAgent = useAppStore((s) => s.chooseAgent);
-  // One agent is no choice: New session uses it (the host's default) without asking.
-  if (agents.length < 2) return null;
-  return (
-    <label className="agent-picker">
-      <span className="agent-picker-label">Agent</span>
-      <select value={value ?? ''} onChange={(e) => chooseAgent(e.target.value)}>
-        {agents.map((a) => (
-          <option key={a.id} value={a.id}>
-            {a.name}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
 /** Archived sessions: out of the list, one click away (the header's Restore brings one back). */
 function ArchivedSection({ ids }: { ids: readonly string[] }) {
   const byId = useAppStore((s) => s.sessionsById);
@@ -67,7 +47,7 @@ export function SessionSidebar({ onOpenSettings }: { onOpenSettings: () => void 
   const loaded = useAppStore((s) => s.sessionsLoaded);
   // One click, one session: the button waits for the create it started (or one a prompt started).
   const creating = useAppStore(sessionsSelectors.isCreating);
-  const startSession = useAppStore((s) => s.startSession);
+  const openNewSession = useAppStore((s) => s.openNewSession);
   const scrollRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler here; entries subscribe themselves
   const virtualizer = useVirtualizer({
@@ -108,14 +88,13 @@ export function SessionSidebar({ onOpenSettings }: { onOpenSettings: () => void 
       <div className="sidebar-head">
         <span className="app-name">Switchboard</span>
         <div className="sidebar-actions">
-          <button type="button" className="button-primary" disabled={creating} onClick={() => startSession()}>
+          <button type="button" className="button-primary" disabled={creating} onClick={openNewSession}>
             New session
           </button>
           <button type="button" className="button-secondary" onClick={onOpenSettings}>
             Settings
           </button>
         </div>
-        <AgentPicker />
       </div>
       <div ref={scrollRef} className="session-list" onKeyDown={onListKeyDown}>
         {loaded && order.length === 0 ? (

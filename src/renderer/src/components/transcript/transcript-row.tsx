@@ -6,6 +6,7 @@ import { composerSelectors } from '../../store/slices/composer/selectors';
 import { describeResolution, toolKindLabel } from './describe';
 import { Markdown } from './markdown';
 import { ToolCard } from './tool-card';
+import { AttachmentList } from '../attachments/attachment-chip';
 
 const ERROR_TITLE: Partial<Record<ErrorCode, string>> = {
   crash_loop: 'The agent keeps crashing',
@@ -94,7 +95,8 @@ export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: 
     case 'user':
       return (
         <div className={`row-user${row.pending ? ' is-pending' : ''}`}>
-          <div className="bubble bubble-user">{row.text}</div>
+          {row.text !== '' ? <div className="bubble bubble-user">{row.text}</div> : null}
+          {row.attachments ? <AttachmentList attachments={row.attachments} label="Attachments" /> : null}
           {row.pending ? <span className="muted small">Sending…</span> : null}
         </div>
       );

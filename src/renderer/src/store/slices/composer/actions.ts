@@ -1,4 +1,4 @@
-import type { PayloadOf } from '../../../../../shared/contract';
+import type { AvailableCommand, PayloadOf, PromptBlock } from '../../../../../shared/contract';
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
 import { lastUserPrompt } from '../transcript/rows';
@@ -7,6 +7,8 @@ import type { PendingSend } from './initial-state';
 export interface SendOptions {
   /** Restart an agent that was stopped after crashing repeatedly (the Retry button). */
   retry?: boolean;
+  /** Attachments and `@` mentions, sent after the text. */
+  content?: readonly PromptBlock[];
 }
 
 export interface ComposerActions {
@@ -31,6 +33,10 @@ export interface ComposerActions {
   retrySend(): void;
   pushNotice(text: string): void;
   dismissNotice(id: number): void;
+  /** The agent's commands for a session as of `seq`; older news than what is known is ignored. */
+  commandsSeen(sessionId: string, seq: number, commands: readonly AvailableCommand[]): void;
+  /** Files of the session's folder matching `query` (for `@`); none when the host cannot say. */
+  searchFiles(sessionId: string, query: string): Promise<readonly string[]>;
 }
 
 /** Each attempt waits (bounded) for the link to come back, so this bounds the total wait. */
@@ -63,6 +69,7 @@ export function createComposerActions(set: SetState, get: GetState, deps: StoreD
       clientMessageId: p.clientMessageId,
       text: p.text,
       ...(p.retry ? { retry: true } : {}),
+      ...(p.content?.length ? { content: [...p.content] } : {}),
     };
     for (let attemptsWhileUp = 0; ; ) {
       const res = await api['prompt:send'](req);
@@ -81,6 +88,7 @@ export function createComposerActions(set: SetState, get: GetState, deps: StoreD
           code: res.error.code,
           message: res.error.message,
           text: p.text,
+          ...(p.content?.length ? { content: p.content } : {}),
           ...(res.error.code === 'disconnected' ? { unsent: { ...p, status: 'sending' as const } } : {}),
         },
       });
@@ -90,7 +98,7 @@ export function createComposerActions(set: SetState, get: GetState, deps: StoreD
 
   return {
     async sendPrompt(text, options = {}) {
-      if (text.trim() === '') return false;
+      if (text.trim() === '' && !options.content?.length) return false;
       // No session: start one. Its id is current at once, so a second Enter goes there too.
       const sessionId = get().currentSessionId ?? get().startSession();
       const pending: PendingSend = {
@@ -99,6 +107,7 @@ export function createComposerActions(set: SetState, get: GetState, deps: StoreD
         text,
         status: 'sending',
         retry: options.retry === true,
+        ...(options.content?.length ? { content: options.content } : {}),
       };
       set({
         pendingSends: new Map(get().pendingSends).set(pending.clientMessageId, pending),
@@ -114,6 +123,7 @@ export function createComposerActions(set: SetState, get: GetState, deps: StoreD
             code: createError.code,
             message: createError.message,
             text,
+            ...(options.content?.length ? { content: options.content } : {}),
             summary: 'The session could not be started, so the message was not sent.',
           },
         });
@@ -180,6 +190,17 @@ export function createComposerActions(set: SetState, get: GetState, deps: StoreD
 
     dismissNotice(id) {
       set({ notices: get().notices.filter((n) => n.id !== id) });
+    },
+
+    async searchFiles(sessionId, query) {
+      const res = await api['files:search']({ sessionId, query, limit: 20 });
+      return res.ok ? res.value.paths : [];
+    },
+
+    commandsSeen(sessionId, seq, commands) {
+      const known = get().commandsBySession.get(sessionId);
+      if (known && known.seq >= seq) return;
+      set({ commandsBySession: new Map(get().commandsBySession).set(sessionId, { seq, commands }) });
     },
   };
 }

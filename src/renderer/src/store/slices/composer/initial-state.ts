@@ -1,3 +1,4 @@
+import type { AvailableCommand, PromptBlock } from '../../../../../shared/contract';
 import type { ErrorCode } from '../../../../../shared/errors';
 
 export interface PendingSend {
@@ -8,6 +9,8 @@ export interface PendingSend {
   status: 'sending' | 'accepted';
   /** Sent by Retry: asks the host to restart an agent stopped after a crash loop. */
   retry: boolean;
+  /** Attachments and mentions sent after the text. */
+  content?: readonly PromptBlock[];
 }
 
 export interface SendError {
@@ -17,6 +20,8 @@ export interface SendError {
   message: string;
   /** The prompt that was not sent, so the composer can offer it back. */
   text: string;
+  /** Its attachments and mentions, offered back with it. */
+  content?: readonly PromptBlock[];
   /** Overrides the composer's wording for `code` (e.g. the session could not be created). */
   summary?: string;
   /**
@@ -36,10 +41,16 @@ export interface ComposerState {
   pendingSends: ReadonlyMap<string, PendingSend>;
   sendError: SendError | undefined;
   notices: readonly Notice[];
+  /**
+   * The agent's latest commands per session (offered when typing `/`), with the seq they are as
+   * of: the switch answer's last seq, or the `available_commands` event's own.
+   */
+  commandsBySession: ReadonlyMap<string, { seq: number; commands: readonly AvailableCommand[] }>;
 }
 
 export const composerInitialState: ComposerState = {
   pendingSends: new Map(),
   sendError: undefined,
   notices: [],
+  commandsBySession: new Map(),
 };

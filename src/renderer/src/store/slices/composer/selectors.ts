@@ -1,5 +1,8 @@
 import type { AppState } from '../../app-store';
+import type { AvailableCommand } from '../../../../../shared/contract';
 import type { PendingSend } from './initial-state';
+
+const NO_COMMANDS: readonly AvailableCommand[] = [];
 
 const EMPTY: readonly PendingSend[] = [];
 let lastKey: unknown;
@@ -22,6 +25,9 @@ export const composerSelectors = {
   sendErrorForCurrent: (s: AppState) =>
     s.sendError && s.sendError.sessionId === (s.currentSessionId ?? '') ? s.sendError : undefined,
   notices: (s: AppState) => s.notices,
+  /** The current session's agent commands, for `/` completion. */
+  commandsForCurrent: (s: AppState): readonly AvailableCommand[] =>
+    (s.currentSessionId === undefined ? undefined : s.commandsBySession.get(s.currentSessionId)?.commands) ?? NO_COMMANDS,
   /** A Retry of the current session is on its way (its button waits). */
   isRetrying: (s: AppState) => {
     for (const p of s.pendingSends.values()) {

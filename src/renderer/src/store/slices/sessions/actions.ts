@@ -1,7 +1,13 @@
-import type { Api, CommandResponse, Result, SessionViewT, SwitchResultT, WireError } from '../../../../../shared/contract';
+import type { Api, CommandRequest, CommandResponse, Result, SessionViewT, SwitchResultT, WireError } from '../../../../../shared/contract';
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
 import { sessionsSelectors } from './selectors';
+
+/** What a new session is started with (the New session dialog's choices); the host fills in what is absent. */
+export type NewSessionChoice = Omit<CommandRequest<'sessions:create'>, 'id'>;
+
+/** How many recent folders the window keeps (the host keeps as many). */
+const RECENT_FOLDERS_KEPT = 10;
 
 export interface SessionsActions {
   /** First load: host info, the session list, then the session that was current last time. */
@@ -13,13 +19,14 @@ export interface SessionsActions {
   /** Shows `sessionId` scrolled to event `seq` (a search hit), loading the page around it. */
   openAt(sessionId: string, seq: number): Promise<void>;
   /**
-   * Asks the host for a new session (the picked agent, the default folder) and makes its id
-   * current at once, so the composer targets it while `sessions:create` is in flight; the
-   * switch and transcript load follow the answer. Returns the id.
+   * Asks the host for a new session (`choice`, else the last choices: the last agent and the
+   * most recent folder) and makes its id current at once, so the composer targets it while
+   * `sessions:create` is in flight; the switch and transcript load follow the answer. Returns
+   * the id.
    */
-  startSession(): string;
+  startSession(choice?: NewSessionChoice): string;
   /** `startSession`, resolved once the session exists and is shown: its id, or undefined. */
-  createSession(): Promise<string | undefined>;
+  createSession(choice?: NewSessionChoice): Promise<string | undefined>;
   /**
    * Resolves when `sessionId` exists on the host: undefined, or the error its creation failed
    * with. At once for a session that is not being created.
@@ -77,6 +84,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     if (get().currentSessionId === answer.session.id) {
       get().applyPermissionsSnapshot(answer.pendingPermissions, mark);
     }
+    if (answer.availableCommands) get().commandsSeen(answer.session.id, answer.lastSeq, answer.availableCommands);
   };
 
   /**
@@ -130,10 +138,10 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
   /** `sessions:create`, retried with the same id while the link is down. */
   const createOnHost = async (
     id: string,
-    agentId: string | undefined,
+    choice: NewSessionChoice,
   ): Promise<Result<CommandResponse<'sessions:create'> | undefined>> => {
     for (let attempt = 1; ; attempt++) {
-      const res = await api['sessions:create'](agentId === undefined ? { id } : { id, agentId });
+      const res = await api['sessions:create']({ id, ...choice });
       if (res.ok) return res;
       // The answer to an earlier attempt was lost, not the request: the session is there.
       if (res.error.code === 'already_exists' && attempt > 1) return { ok: true, value: undefined };
@@ -142,10 +150,21 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     }
   };
 
-  /** Makes a new id current and creates it; `flow` ends once it is created and shown. */
-  const begin = (): { id: string; flow: Promise<boolean> } => {
-    const id = deps.newId();
+  /** Ctrl/Cmd+N and a first message with no session: the agent and folder chosen last. */
+  const lastChoices = (): NewSessionChoice => {
     const agentId = sessionsSelectors.agentIdForCreate(get());
+    const cwd = get().recentFolders[0];
+    return { ...(agentId === undefined ? {} : { agentId }), ...(cwd === undefined ? {} : { cwd }) };
+  };
+
+  /** The folder a session started in is the most recent one now (as the host records it). */
+  const usedFolder = (cwd: string): void => {
+    set({ recentFolders: [cwd, ...get().recentFolders.filter((f) => f !== cwd)].slice(0, RECENT_FOLDERS_KEPT) });
+  };
+
+  /** Makes a new id current and creates it; `flow` ends once it is created and shown. */
+  const begin = (choice: NewSessionChoice = lastChoices()): { id: string; flow: Promise<boolean> } => {
+    const id = deps.newId();
     const back = get().currentSessionId;
     const token = get().beginTranscript(id);
     if (back !== undefined) leave(back);
@@ -154,7 +173,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     let settle!: (error: WireError | undefined) => void;
     creating.set(id, new Promise((resolve) => (settle = resolve)));
     const flow = (async () => {
-      const res = await createOnHost(id, agentId);
+      const res = await createOnHost(id, choice);
       creating.delete(id);
       if (get().creatingSessionId === id) set({ creatingSessionId: undefined });
       if (!res.ok) {
@@ -167,7 +186,10 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
         settle(res.error);
         return false;
       }
-      if (res.value) get().upsertSession(res.value);
+      if (res.value) {
+        get().upsertSession(res.value);
+        usedFolder(res.value.cwd);
+      }
       // The switch request goes out before the prompts that waited for this session.
       const shown = get().currentSessionId === id && get().transcript.token === token;
       const switching = shown ? loadSwitched(id, token) : undefined;
@@ -190,7 +212,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
 
   return {
     async start() {
-      await Promise.all([get().loadHostInfo(), get().refreshSessions()]);
+      await Promise.all([get().loadHostInfo(), get().refreshSessions(), get().loadRecentFolders()]);
       const last = deps.lastSession.get();
       if (last && get().sessionsById.has(last) && get().currentSessionId === undefined) {
         // Not awaited: booted means "the current session is decided", not "its page is in".
@@ -237,14 +259,14 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       await show(sessionId, seq);
     },
 
-    startSession() {
-      const { id, flow } = begin();
+    startSession(choice) {
+      const { id, flow } = begin(choice);
       void flow;
       return id;
     },
 
-    async createSession() {
-      const { id, flow } = begin();
+    async createSession(choice) {
+      const { id, flow } = begin(choice);
       return (await flow) ? id : undefined;
     },
 

@@ -88,7 +88,10 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
   };
 
   const added = (events: readonly SessionEventT[]): void => {
-    for (const e of events) if (e.kind === 'user_message') get().promptSeen(e.payload);
+    for (const e of events) {
+      if (e.kind === 'user_message') get().promptSeen(e.payload);
+      else if (e.kind === 'available_commands') get().commandsSeen(e.sessionId, e.seq, e.payload.commands);
+    }
   };
 
   return {

@@ -1,4 +1,5 @@
 import type {
+  AttachmentRecord,
   ErrorCode,
   EventOf,
   Json,
@@ -39,7 +40,7 @@ export interface PermissionResolution {
 
 /** One visual row of the transcript; `key` stays stable while the row grows. */
 export type Row =
-  | { type: 'user'; key: string; text: string; pending: boolean }
+  | { type: 'user'; key: string; text: string; pending: boolean; attachments?: readonly AttachmentRecord[] }
   | { type: 'agent'; key: string; text: string }
   | { type: 'thought'; key: string; text: string }
   | { type: 'tool'; key: string; call: ToolCallState }
@@ -271,7 +272,13 @@ export class RowGrouper {
     switch (e.kind) {
       case 'user_message':
         this.planIndex = undefined;
-        this.push({ type: 'user', key: `user-${e.seq}`, text: e.payload.text, pending: false });
+        this.push({
+          type: 'user',
+          key: `user-${e.seq}`,
+          text: e.payload.text,
+          pending: false,
+          ...(e.payload.attachments?.length ? { attachments: e.payload.attachments } : {}),
+        });
         break;
       case 'turn_started':
         break;

@@ -2,6 +2,7 @@ import type { AppState } from '../../app-store';
 import { composerSelectors } from '../composer/selectors';
 import type { PendingSend } from '../composer/initial-state';
 import type { Row } from './rows';
+import { recordOf } from '../../../../../shared/contract';
 
 /** One row object per optimistic prompt, so its row re-renders only when the prompt changes. */
 const pendingRows = new WeakMap<PendingSend, Row>();
@@ -9,7 +10,13 @@ const pendingRows = new WeakMap<PendingSend, Row>();
 function pendingRow(p: PendingSend): Row {
   let row = pendingRows.get(p);
   if (!row) {
-    row = { type: 'user', key: `pending-${p.clientMessageId}`, text: p.text, pending: true };
+    row = {
+      type: 'user',
+      key: `pending-${p.clientMessageId}`,
+      text: p.text,
+      pending: true,
+      ...(p.content?.length ? { attachments: p.content.map((b) => recordOf(b)) } : {}),
+    };
     pendingRows.set(p, row);
   }
   return row;

@@ -1,0 +1,35 @@
+import type { AgentSessionInfoT, FolderCheckT, WireError } from '../../../../../shared/contract';
+
+/** The host's answer about the typed folder: asked as the person types, only the latest kept. */
+export type FolderCheckState = { state: 'idle' } | { state: 'checking' } | { state: 'done'; result: FolderCheckT };
+
+/** The agent's own sessions (`agents:sessions`), for "Open an existing session of this agent". */
+export type ListedSessions =
+  | { state: 'idle' }
+  | { state: 'loading'; agentId: string }
+  | { state: 'done'; agentId: string; sessions: readonly AgentSessionInfoT[] }
+  | { state: 'error'; agentId: string; error: WireError };
+
+export interface NewSessionDialog {
+  agentId: string | undefined;
+  /** The Folder box as typed. */
+  folder: string;
+  check: FolderCheckState;
+  /** Checked folders the session may use besides its own, in the order added. */
+  additionalDirs: readonly string[];
+  /** Why the last folder offered as an additional one was refused. */
+  additionalDirError: string | undefined;
+  listed: ListedSessions;
+}
+
+export interface NewSessionState {
+  /** The New session dialog, while it is open. Replaced on every change, never mutated. */
+  newSession: NewSessionDialog | undefined;
+  /** Folders sessions started in, most recent first (the host's `folders:recent`). */
+  recentFolders: readonly string[];
+}
+
+export const newSessionInitialState: NewSessionState = {
+  newSession: undefined,
+  recentFolders: [],
+};
