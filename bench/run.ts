@@ -16,10 +16,11 @@ import { serveReady } from './metrics/serve-ready';
 import { soak } from './metrics/soak';
 import { stream } from './metrics/stream';
 import { switching } from './metrics/switching';
+import { search } from './metrics/search';
 import { windowMetrics } from './metrics/window';
 
 /** In table order. */
-const GROUPS: BenchGroup[] = [stream, ingest, latency, switching, windowMetrics, hostMetrics, serveReady, soak];
+const GROUPS: BenchGroup[] = [stream, ingest, latency, switching, search, windowMetrics, hostMetrics, serveReady, soak];
 const ALL = GROUPS.flatMap((g) => g.names);
 
 function passes(m: Metric): boolean {

@@ -1,5 +1,5 @@
 import { MARKDOWN_END } from '../src/agents/demo/markdown-doc';
-import { expect, newSession, openApp, running, send, test, transcript } from './support/fixtures';
+import { codeHighlighted, expect, newSession, openApp, running, send, test, transcript } from './support/fixtures';
 
 /**
  * Correctness, never timing: a long Markdown answer streamed chunk by chunk must end up as the
@@ -13,12 +13,15 @@ test.describe('a long streamed Markdown answer', () => {
     const answer = transcript(page).locator('.row-agent .markdown').last();
     await expect(answer).toContainText(MARKDOWN_END);
     await expect(running(page)).toHaveCount(0);
+    // Code blocks are highlighted lazily: compare once every one of them is (see highlight.e2e.ts).
+    await codeHighlighted(answer);
     const streamed = await answer.innerHTML();
     // The answer has the structures the splitter has to get right.
     for (const tag of ['<h2>', '<pre>', '<table>', '<ol>', '<blockquote>']) expect(streamed).toContain(tag);
 
     await page.reload();
     await expect(answer).toContainText(MARKDOWN_END);
+    await codeHighlighted(answer);
     expect(await answer.innerHTML()).toBe(streamed);
   });
 });

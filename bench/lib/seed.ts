@@ -23,13 +23,23 @@ const FILLER = 'The quick brown fox jumps over the lazy dog while the build runs
  * Sessions of the given sizes (events each), ENDED, as turns of user message, agent message
  * and turn end: kinds alternate, so nothing coalesces. Creation order = list order (newest first).
  */
-export function seedSessions(dataDir: string, sizes: readonly number[]): SeededSession[] {
+/** The data dir's store and its real event writer, whose batches run when `runTick` says. */
+export function openSeedLog(dataDir: string): { store: Store; log: EventLog; runTick(): void } {
   const paths = dataPaths(dataDir);
   mkdirSync(paths.logs, { recursive: true });
   const store = Store.open(paths.database);
   const flushes: (() => void)[] = [];
   const log = new EventLog(store.db, systemClock, () => {}, (fn) => flushes.push(fn));
-  const runTick = (): void => flushes.splice(0).forEach((fn) => fn());
+  return { store, log, runTick: () => flushes.splice(0).forEach((fn) => fn()) };
+}
+
+export function seedSessions(
+  dataDir: string,
+  sizes: readonly number[],
+  /** The answer of a turn instead of the filler (a word to search for), by session and turn. */
+  answerOf?: (session: number, turn: number) => string | undefined,
+): SeededSession[] {
+  const { store, log, runTick } = openSeedLog(dataDir);
   const seeded: SeededSession[] = [];
   try {
     for (const [i, size] of sizes.entries()) {
@@ -42,7 +52,7 @@ export function seedSessions(dataDir: string, sizes: readonly number[]): SeededS
       for (let t = 0; t < turns; t++) {
         const clientMessageId = randomUUID();
         log.append(id, 'user_message', { text: `Question ${t + 1}: what next?`, clientMessageId });
-        log.append(id, 'agent_message', { text: t === turns - 1 ? lastText : `Answer ${t + 1}. ${FILLER}` });
+        log.append(id, 'agent_message', { text: t === turns - 1 ? lastText : (answerOf?.(i, t) ?? `Answer ${t + 1}. ${FILLER}`) });
         log.append(id, 'turn_ended', { stopReason: 'end_turn', clientMessageId });
         if (t % 200 === 199) runTick();
       }

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { startServe, tempDataDir, type ServeProcess } from './serve';
 
 export interface HostFixture {
@@ -65,6 +65,11 @@ export async function send(page: Page, text: string): Promise<void> {
   await messageBox(page).fill(text);
   await messageBox(page).press('Enter');
   await expect(messageBox(page)).toHaveValue('');
+}
+
+/** Code blocks are highlighted lazily: waits until every one that names a language is. */
+export async function codeHighlighted(answer: Locator): Promise<void> {
+  await expect(answer.locator('pre > code[class*="language-"]:not(.hljs)')).toHaveCount(0);
 }
 
 export const running = (page: Page) => page.getByRole('status').filter({ hasText: 'Running' });

@@ -42,6 +42,7 @@ export const commandNameList = [
   'windows:open',
   'terminals:read',
   'sessions:configure',
+  'search:query',
 ] as const;
 
 export const eventNameList = [
@@ -57,6 +58,8 @@ export const eventNameList = [
   'terminal:output',
   'host:storage',
   'session:controls',
+  'search:progress',
+  'settings:changed',
 ] as const;
 
 export const channelPrefix = 'sb:';

@@ -105,6 +105,8 @@ export const Settings = z.object({
    * log and the Agent log view. Off by default: the fast path then only checks this flag per chunk.
    */
   logProtocol: z.boolean().optional(),
+  /** Colour theme of every window: follow the system (default), or always light or dark. */
+  theme: z.enum(['system', 'light', 'dark']).optional(),
 });
 
 /**
@@ -119,6 +121,14 @@ export const DebugInfo = z.object({
   clients: z.number(),
 });
 
+export const SearchProgress = z.object({
+  /** Events of older transcripts indexed so far, and in all (both 0 and `done` when there was nothing to do). */
+  indexed: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  done: z.boolean(),
+});
+export type SearchProgressT = z.output<typeof SearchProgress>;
+
 export const HostInfo = z.object({
   version: z.string(),
   headless: z.boolean(),
@@ -130,6 +140,8 @@ export const HostInfo = z.object({
   agents: z.array(AgentInfo),
   settings: Settings,
   debug: DebugInfo.optional(),
+  /** Transcripts stored before search existed are still being indexed (see `search:progress`). */
+  searchIndexing: SearchProgress.optional(),
 });
 
 const Empty = z.object({}).strict();
@@ -391,6 +403,48 @@ export const SetControl = z
   .strict();
 
 export const SessionControlsEvent = z.object({ sessionId: SessionId, controls: SessionControls });
+/** Full-text search over every transcript; the text is never read as FTS5 syntax. */
+export const SearchQuery = z
+  .object({
+    query: z.string().max(500),
+    /** Most sessions in the answer. */
+    limit: z.number().int().min(1).max(100).default(20),
+  })
+  .strict();
+
+/** A piece of a snippet: matched text has `hit`. Plain text: the window builds `<mark>`s, never HTML. */
+export const SnippetPart = z.object({ text: z.string(), hit: z.boolean().optional() });
+export type SnippetPartT = z.output<typeof SnippetPart>;
+
+export const SearchHit = z.object({
+  seq: z.number().int().positive(),
+  at: z.number(),
+  kind: z.enum(['user', 'agent', 'thought', 'tool']),
+  snippet: z.array(SnippetPart),
+});
+export type SearchHitT = z.output<typeof SearchHit>;
+
+export const SearchGroup = z.object({
+  sessionId: SessionId,
+  title: z.string(),
+  cwd: z.string(),
+  agentId: z.string(),
+  /** Newest first. */
+  hits: z.array(SearchHit),
+  /** The session has more hits than shown. */
+  more: z.boolean(),
+});
+export type SearchGroupT = z.output<typeof SearchGroup>;
+
+export const SearchResults = z.object({
+  /** Sessions ordered by their newest hit, newest first. */
+  groups: z.array(SearchGroup),
+  /** More sessions matched than `limit`. */
+  truncated: z.boolean(),
+  /** Set while older transcripts are still being indexed: results may be incomplete. */
+  indexing: SearchProgress.optional(),
+});
+export type SearchResultsT = z.output<typeof SearchResults>;
 
 export const commands = {
   'host:info': { req: Empty, res: HostInfo },
@@ -450,6 +504,8 @@ export const commands = {
    * the choice becomes the agent's default for new sessions. Answers the stored controls.
    */
   'sessions:configure': { req: SetControl, res: SessionControls },
+  /** Full-text search over every transcript: sessions with hits, newest first, snippets marked. */
+  'search:query': { req: SearchQuery, res: SearchResults },
 } as const;
 
 /** Why the host cannot save (issue 13): the disk is full, the folder unwritable, the file damaged or newer. */
@@ -492,6 +548,10 @@ export const events = {
   'host:storage': StorageStatus,
   /** A session's modes, models, options or usage changed: to every window watching it. */
   'session:controls': SessionControlsEvent,
+  /** Indexing older transcripts for search moved on (a few times a second at most), and when it is done: to every window. */
+  'search:progress': SearchProgress,
+  /** Settings changed (from any window): to every window, so they agree (the theme among them). */
+  'settings:changed': Settings,
 } as const;
 
 export type Commands = typeof commands;

@@ -6,8 +6,11 @@
 export const RENDERER_CSP =
   "default-src 'self'; script-src 'self'; connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'";
 
-/** Only these permission requests are granted, and only to our renderer. */
-export const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(['notifications']);
+/**
+ * Only these permission requests are granted, and only to our renderer. Writing the clipboard
+ * is the Copy buttons (code blocks, a sign-in command); reading it is never allowed.
+ */
+export const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(['notifications', 'clipboard-sanitized-write']);
 
 /** Links the renderer may open in the system browser. */
 export function isExternalLink(url: string): boolean {

@@ -163,14 +163,15 @@ describe('permission requests', () => {
     return answer ?? false;
   };
 
-  it('denies every permission but notifications to our renderer', () => {
+  it('denies every permission but notifications and writing the clipboard (Copy buttons) to our renderer', () => {
     const { request, check } = session();
     for (const permission of ['media', 'geolocation', 'clipboard-read', 'midi', 'pointerLock', 'openExternal', 'fullscreen']) {
       expect(ask(request, OURS, permission), permission).toBe(false);
       expect(check?.({ getURL: () => OURS }, permission), permission).toBe(false);
     }
-    expect([...ALLOWED_PERMISSIONS]).toEqual(['notifications']);
+    expect([...ALLOWED_PERMISSIONS]).toEqual(['notifications', 'clipboard-sanitized-write']);
     expect(ask(request, OURS, 'notifications')).toBe(true);
+    expect(ask(request, OURS, 'clipboard-sanitized-write')).toBe(true);
   });
 
   it('denies even notifications to a page that is not ours', () => {

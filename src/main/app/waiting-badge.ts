@@ -4,14 +4,13 @@
  * `session:updated` reaches every connected client — so it needs nothing of the host's insides.
  */
 import type { SessionViewT } from '../../shared/contract';
+import { isWaitingForPerson } from '../../shared/waiting';
 import type { ClientHandle, HostPort } from '../host/client';
 import type { Disposable } from '../util/lifecycle';
 import type { Logger } from '../util/log';
 
-/** A session the person has to act on before its agent can go on. */
-export function isWaitingForPerson(view: SessionViewT): boolean {
-  return view.archivedAt === undefined && (view.pendingPermissions > 0 || view.auth !== undefined);
-}
+// The window title counts the same sessions (src/renderer/src/store/attention.ts).
+export { isWaitingForPerson };
 
 export class WaitingBadge implements Disposable {
   private readonly waiting = new Set<string>();

@@ -11,7 +11,9 @@ import type { HostParts } from './host-parts';
 export function createHandlers(h: HostParts): Handlers {
   const { service, store, gate, eventLog } = h;
   return {
-    'host:info': (_p, ctx) => ({
+    'host:info': (_p, ctx) => {
+      const searchIndexing = h.searchProgress();
+      return {
       version: VERSION,
       headless: h.headless,
       canOpenTerminal: h.terminal !== undefined,
@@ -20,7 +22,9 @@ export function createHandlers(h: HostParts): Handlers {
       agents: h.agents().map((a) => ({ id: a.id, name: a.name, command: a.command, args: a.args })),
       settings: h.settings(),
       ...(h.debugInfo ? { debug: h.debugInfo() } : {}),
-    }),
+      ...(searchIndexing ? { searchIndexing } : {}),
+      };
+    },
     'sessions:list': () => store.sessions.list().map((row) => service.view(row)),
     'sessions:create': (p) => {
       const cwd = requireFolder(p.cwd ?? h.settings().defaultCwd);
@@ -142,5 +146,16 @@ export function createHandlers(h: HostParts): Handlers {
       return { ok: true as const };
     },
     'terminals:read': (p) => service.terminalSnapshot(p.sessionId, p.terminalId),
+    'search:query': (p) => {
+      const { matches, truncated } = eventLog.search.search(p.query, p.limit);
+      const groups = matches.flatMap((m) => {
+        const row = store.sessions.get(m.sessionId);
+        if (!row) return [];
+        const view = service.view(row);
+        return [{ sessionId: m.sessionId, title: view.title, cwd: view.cwd, agentId: view.agentId, hits: m.hits, more: m.more }];
+      });
+      const indexing = h.searchProgress();
+      return { groups, truncated, ...(indexing ? { indexing } : {}) };
+    },
   };
 }

@@ -1,6 +1,6 @@
 import type { TerminalLauncher } from './terminal-launcher';
 import type { FolderPicker } from './folders';
-import type { DebugInfoT, EventName, EventPayload, SettingsT } from '../../shared/contract';
+import type { DebugInfoT, EventName, EventPayload, SearchProgressT, SettingsT } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
 import type { PermissionGate } from '../permissions/permission-gate';
@@ -41,4 +41,6 @@ export interface HostParts {
   debugInfo?: () => DebugInfoT;
   /** `files:search` for `@` mentions. */
   files: FileSearch;
+  /** Where indexing older transcripts for search stands; undefined once done. */
+  searchProgress(): SearchProgressT | undefined;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EventName, EventPayload, SessionEventT, SettingsT } from '../../shared/contract';
+import type { EventName, EventPayload, SearchProgressT, SessionEventT, SettingsT } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import { defaultSpawn, type SpawnFn } from '../brokers/broker';
 import { BrokerPool } from '../brokers/broker-pool';
@@ -11,6 +11,7 @@ import { IdleReaper } from '../reaper/idle-reaper';
 import { SessionService } from '../sessions/session-service';
 import { Watchers } from '../sessions/watchers';
 import { EventLog } from '../store/event-log';
+import { SearchBackfill } from '../store/search-backfill';
 import { Store } from '../store/store';
 import { systemClock, type Clock } from '../util/clock';
 import { createLogger, type Logger } from '../util/log';
@@ -98,6 +99,7 @@ export class SessionHost implements HostPort {
   readonly catalogue: AgentCatalogue;
   readonly agentLogs: AgentLogs;
   readonly storage: StorageHealth;
+  readonly searchBackfill: SearchBackfill;
   private readonly clients = new Map<string, ClientSink>();
   private readonly dispatcher;
   private current: SettingsT;
@@ -149,6 +151,7 @@ export class SessionHost implements HostPort {
         this.storage.failed(err, lost);
       },
     );
+    this.searchBackfill = this.createSearchBackfill(clock);
     this.pool = new BrokerPool({
       repo: this.store.brokers,
       spawn: options.spawn ?? defaultSpawn,
@@ -231,6 +234,7 @@ export class SessionHost implements HostPort {
         agentLogs: this.agentLogs,
         ...(options.debugInfo ? { debugInfo: () => processFigures(this.clients.size) } : {}),
         files: new FileSearch({ clock }),
+        searchProgress: () => this.searchBackfill.progress(),
       }),
       // A command that failed on the disk or the file says so, and every window hears it.
       (err) => this.storage.failed(err)?.toWire(),
@@ -254,6 +258,8 @@ export class SessionHost implements HostPort {
     try {
       const host = new SessionHost({ ...options, log }, lock, watchdog);
       host.reaper.start();
+      // Transcripts stored before search existed are indexed in the background, with progress.
+      if (host.searchBackfill.start()) host.log.info('indexing older transcripts for search', host.searchBackfill.progress());
       // Which agents are installed is found in the background: the start never waits on it.
       host.agentsChanged();
       const s = host.current;
@@ -340,6 +346,7 @@ export class SessionHost implements HostPort {
       { part: 'agents', run: () => this.pool.dispose() },
       { part: 'watchdog', run: () => this.watchdog.dispose() },
       { part: 'sessions', run: () => this.service.endAllStored(reason) },
+      { part: 'search index', run: () => this.searchBackfill.dispose() },
       { part: 'timers', run: () => this.timers.dispose() },
       { part: 'event log', run: () => this.eventLog.dispose() },
       { part: 'store', run: () => this.store.dispose() },
@@ -390,6 +397,7 @@ export class SessionHost implements HostPort {
     const clean = normaliseSettings(patch);
     for (const [key, value] of Object.entries(clean)) this.store.settings.set(key, value);
     this.current = { ...this.current, ...clean };
+    for (const client of this.clients.values()) client.send('settings:changed', this.current);
     if (clean.logProtocol !== undefined) this.pool.setProtocolLog(clean.logProtocol);
     // Never after quit began: no reaper tick may run once shutdown starts.
     if (('idleTimeoutMs' in clean || 'reapIntervalMs' in clean) && !this.shutdownPromise) {
@@ -398,6 +406,31 @@ export class SessionHost implements HostPort {
       this.reaper.start();
     }
     return this.current;
+  }
+
+  /**
+   * The background indexing of older transcripts. Windows hear of its progress at most every
+   * 250 ms (and when it is done), the log every tenth of the way.
+   */
+  private createSearchBackfill(clock: Clock): SearchBackfill {
+    let lastSent = -Infinity;
+    let lastLoggedTenth = 0;
+    return new SearchBackfill({
+      db: this.store.db,
+      index: this.eventLog.search,
+      schedule: (fn) => setImmediate(fn),
+      onProgress: (progress: SearchProgressT) => {
+        if (this.shutdownPromise) return;
+        const tenth = progress.total === 0 ? 10 : Math.floor((progress.indexed / progress.total) * 10);
+        if (progress.done) this.log.info('older transcripts indexed for search', { events: progress.total });
+        else if (tenth > lastLoggedTenth) this.log.info('indexing older transcripts for search', progress);
+        lastLoggedTenth = Math.max(lastLoggedTenth, tenth);
+        const now = clock.now();
+        if (!progress.done && now - lastSent < 250) return;
+        lastSent = now;
+        for (const client of this.clients.values()) client.send('search:progress', progress);
+      },
+    });
   }
 
   private createReaper(clock: Clock): IdleReaper {

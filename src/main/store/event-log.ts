@@ -1,5 +1,6 @@
 import type { Db } from './db';
 import { EventsRepo } from './events.repo';
+import { SearchIndex } from './search-index';
 import type { EventKind, PayloadOf, SessionEventT } from '../../shared/contract';
 import type { Clock } from '../util/clock';
 import type { Disposable } from '../util/lifecycle';
@@ -36,6 +37,7 @@ const ACTIVITY_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
  */
 export class EventLog implements Disposable {
   private readonly repo: EventsRepo;
+  readonly search: SearchIndex;
   private readonly nextSeq = new Map<string, number>();
   private pending: StoredEvent[] = [];
   private readonly lastPending = new Map<string, StoredEvent>();
@@ -56,10 +58,13 @@ export class EventLog implements Disposable {
       console.error(`[event-log] writing ${lost} event(s) failed`, err),
   ) {
     this.repo = new EventsRepo(db);
+    this.search = new SearchIndex(db);
     this.writeBatch = db.transaction((events: StoredEvent[]) => {
       const last = new Map<string, { seq: number; at: number }>();
       for (const e of events) {
         this.repo.insert(e);
+        // In the same transaction: search never finds an event that was not stored, nor misses one that was.
+        this.search.add(e);
         const at = ACTIVITY_KINDS.has(e.kind) ? e.at : (last.get(e.sessionId)?.at ?? 0);
         last.set(e.sessionId, { seq: e.seq, at });
       }

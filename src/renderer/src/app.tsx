@@ -16,6 +16,7 @@ import { SettingsDialog } from './components/settings/settings-dialog';
 import { SessionSidebar } from './components/sidebar/session-sidebar';
 import { NewSessionDialog } from './components/new-session/new-session-dialog';
 import { NewSessionShortcut } from './components/new-session/new-session-shortcut';
+import { SearchBox } from './components/search/search-box';
 import { TranscriptView } from './components/transcript/transcript-view';
 import { useAppStore, useStoreApi } from './store/context';
 
@@ -60,6 +61,9 @@ export function App() {
   return (
     <div className="app">
       <ConnectionBanner />
+      <header className="top-bar">
+        <SearchBox />
+      </header>
       <StorageBanner />
       <div className="app-body">
         <SessionSidebar onOpenSettings={openSettings} onOpenShortcuts={openShortcuts} />

@@ -9,6 +9,7 @@ import { addressFor, hashFor, sessionFromHash } from './lib/address';
 import { newId } from './lib/new-id';
 import { createAppStore } from './store/app-store';
 import { watchAttention, type NotifyTarget } from './store/attention';
+import { applyTheme, rememberedTheme, setTheme } from './lib/theme';
 import { bindApi } from './store/bind-api';
 import { nextAnimationFrame } from './store/frame';
 import { StoreProvider } from './store/context';
@@ -16,6 +17,18 @@ import './styles/app.css';
 import './styles/navigation.css';
 
 const LAST_SESSION_KEY = 'switchboard.lastSession';
+
+/** localStorage, if this page may use it. */
+function localStore(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+// Before anything renders: the theme this window last showed, until the host's settings say.
+applyTheme(document.documentElement, rememberedTheme(localStore()));
 
 // The address says which session this window shows (a tab, a bookmark, a restored window);
 // without one, the last session any window showed. Storage can be unavailable (privacy
@@ -82,6 +95,11 @@ watchAttention(store, {
   },
   isHidden: () => document.hidden || !document.hasFocus(),
   notify: link.desktop ? notifyDesktop : undefined,
+});
+// The host's setting wins, in every window (pushed to all of them when one changes it).
+store.subscribe((state, prev) => {
+  const theme = state.settings?.theme;
+  if (theme !== prev.settings?.theme) setTheme(document.documentElement, localStore(), theme ?? 'system');
 });
 void store.getState().start();
 

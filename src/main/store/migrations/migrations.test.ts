@@ -18,11 +18,10 @@ const tables = (db: Database.Database): string[] =>
   );
 
 describe('migrations', () => {
-  it('are numbered in increasing order from 1, each number once', () => {
-    // Numbers are handed out per change, so a branch may lack one that merges in later.
+  it('are numbered 1, 2, 3… with no gap: a skipped number would never run on a database past it', () => {
     const versions = migrations.map((m) => m.version);
-    expect(versions[0]).toBe(1);
-    versions.slice(1).forEach((v, i) => expect(v).toBeGreaterThan(versions[i]!));
+    expect(versions).toEqual(versions.map((_, i) => i + 1));
+    expect(latestVersion).toBe(versions.length);
   });
 
   it('0001 creates sessions, events and prompts', () => {
@@ -103,6 +102,21 @@ describe('migrations', () => {
     expect(db.prepare(`SELECT additional_dirs FROM sessions WHERE id = 's'`).get()).toEqual({ additional_dirs: null });
     db.prepare(`INSERT INTO recent_folders (path, used_at) VALUES ('/a', 1)`).run();
     expect(() => db.prepare(`INSERT INTO recent_folders (path, used_at) VALUES ('/a', 2)`).run()).toThrow(/UNIQUE/);
+  });
+
+  it('0007 adds the search tables and records what the backfill must index (sessions with events only)', () => {
+    const db = freshDb();
+    migrate(db, 6);
+    const insert = db.prepare(
+      `INSERT INTO sessions (id, agent_id, cwd, state, last_seq, created_at, updated_at, last_activity_at) VALUES (?, 'demo', '/', 'ENDED', ?, 1, 1, ?)`,
+    );
+    insert.run('with', 12, 5);
+    insert.run('empty', 0, 6);
+    expect(migrate(db, 7)).toBe(7);
+    expect(tables(db)).toEqual(expect.arrayContaining(['search_docs', 'search_index', 'search_backfill']));
+    expect(db.prepare(`SELECT session_id, upto_seq, last_activity_at FROM search_backfill`).all()).toEqual([
+      { session_id: 'with', upto_seq: 12, last_activity_at: 5 },
+    ]);
   });
 
   it('0008 adds the person\'s name, viewed_at (existing sessions count as seen) and drafts that go with their session', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createAppStore, type AppState, type AppStoreApi } from '../store/app-store';
 import { StoreProvider } from '../store/context';
 import { FakeApi, SID, testDeps, view } from '../test-support/fake-api';
+import type { SessionEventT } from '../../../shared/contract';
 import { AgentLogPanel } from './agent-log-panel';
 import { Composer } from './composer/composer';
 import { SessionHeader } from './session-header';
@@ -72,5 +73,32 @@ describe('progress and logs in the window', () => {
     expect(panel).toContain('The agent sent an unknown notification: _demo/heartbeat');
     expect(panel).toContain('Show protocol messages');
     expect(panel).toContain('Earlier lines are in /data/logs/agent-demo-1234abcd.log');
+  });
+});
+
+describe('running turn status', () => {
+  const toolCall = (seq: number, title: string, status: 'pending' | 'in_progress' | 'completed') =>
+    ({ sessionId: SID, seq, at: seq, kind: 'tool_call', payload: { toolCallId: `t${seq}`, title, status } }) as const;
+
+  function runningWith(state: 'ACTIVE' | 'STARTING', events: SessionEventT[]): AppStoreApi {
+    const store = storeWith({ sessionsById: new Map([[SID, view({ running: true, state, turnStartedAt: 1 })]]), currentSessionId: SID });
+    store.getState().beginTranscript(SID);
+    store.setState({ transcript: { ...store.getState().transcript, loaded: true } });
+    for (const e of events) store.getState().receiveEvent(e);
+    store.getInitialState = store.getState;
+    return store;
+  }
+
+  it('names the latest tool call still under way, not one that finished or one from an earlier turn', () => {
+    const user = (seq: number) => ({ sessionId: SID, seq, at: seq, kind: 'user_message', payload: { text: 'go' } }) as const;
+    const html = render(runningWith('ACTIVE', [user(1), toolCall(2, 'Read src/app.ts', 'completed'), toolCall(3, 'Run npm test', 'in_progress')]), <Composer sessionId={SID} />);
+    expect(html).toContain('<span class="run-tool" title="Run npm test"> · Run npm test</span>');
+    const done = render(runningWith('ACTIVE', [toolCall(1, 'Run npm test', 'in_progress'), user(2), toolCall(3, 'Read a', 'completed')]), <Composer sessionId={SID} />);
+    expect(done).not.toContain('run-tool');
+  });
+
+  it('says the agent is starting while the session starts for the turn', () => {
+    const html = render(runningWith('STARTING', [toolCall(1, 'x', 'completed')]), <Composer sessionId={SID} />);
+    expect(html).toContain('<span role="status" class="run-status">Starting the agent</span>');
   });
 });

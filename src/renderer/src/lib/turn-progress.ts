@@ -1,4 +1,5 @@
 import type { SessionEventT, SessionViewT } from '../../../shared/contract';
+import type { RowList } from '../store/slices/transcript/rows';
 
 /** After this long without a word from the agent, the running turn says so. */
 export const DEFAULT_SILENCE_AFTER_MS = 10_000;
@@ -63,4 +64,20 @@ export function formatDuration(ms: number): string {
   const m = Math.floor(s / 60);
   if (m < 60) return `${m} min ${String(s % 60).padStart(2, '0')} s`;
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+}
+
+/** Rows looked back through for the running tool call (a turn rarely has more after its last tool). */
+const TOOL_SCAN_LIMIT = 64;
+
+/**
+ * The title of the turn's latest tool call still under way (pending or in progress), or
+ * undefined: looked for back from the newest row, no further than the turn's prompt.
+ */
+export function currentToolTitle(rows: RowList): string | undefined {
+  for (let i = rows.count - 1, seen = 0; i >= 0 && seen < TOOL_SCAN_LIMIT; i--, seen++) {
+    const row = rows.at(i);
+    if (!row || row.type === 'user') return undefined;
+    if (row.type === 'tool' && (row.call.status === 'in_progress' || row.call.status === 'pending')) return row.call.title;
+  }
+  return undefined;
 }

@@ -24,6 +24,8 @@ import { terminalsInitialState, type TerminalsState } from './slices/terminals/i
 import { createTerminalsActions, type TerminalsActions } from './slices/terminals/actions';
 import { controlsInitialState, type ControlsState } from './slices/controls/initial-state';
 import { createControlsActions, type ControlsActions } from './slices/controls/actions';
+import { searchInitialState, type SearchState } from './slices/search/initial-state';
+import { createSearchActions, type SearchActions } from './slices/search/actions';
 
 export type AppState = SessionsState &
   TranscriptState &
@@ -36,7 +38,8 @@ export type AppState = SessionsState &
   NewSessionState &
   DraftsState &
   TerminalsState &
-  ControlsState;
+  ControlsState &
+  SearchState;
 export type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -48,7 +51,8 @@ export type AppActions = SessionsActions &
   NewSessionActions &
   DraftsActions &
   TerminalsActions &
-  ControlsActions;
+  ControlsActions &
+  SearchActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -69,6 +73,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...draftsInitialState,
     ...terminalsInitialState,
     ...controlsInitialState,
+    ...searchInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -81,5 +86,6 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createDraftsActions(set, get, deps),
     ...createTerminalsActions(set, get, deps),
     ...createControlsActions(set, get, deps),
+    ...createSearchActions(set, get, deps),
   }));
 }

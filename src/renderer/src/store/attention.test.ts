@@ -4,7 +4,7 @@ import { boundStore } from '../test-support/store-fixtures';
 import { watchAttention } from './attention';
 
 describe('window title and notifications', () => {
-  it('counts pending requests in the title without walking the sessions on changes that do not touch them', () => {
+  it('counts waiting sessions in the title without walking the sessions on changes that do not touch them', () => {
     const { store } = boundStore();
     let walks = 0;
     class CountingMap<K, V> extends Map<K, V> {
@@ -19,7 +19,7 @@ describe('window title and notifications', () => {
     const before = walks;
     for (let i = 0; i < 20; i++) store.setState({ notices: [] });
     expect(walks).toBe(before);
-    store.setState({ sessionsById: new CountingMap([[SID, view()], [SID2, view({ id: SID2, pendingPermissions: 2 })]]) });
+    store.setState({ sessionsById: new CountingMap([[SID, view({ pendingPermissions: 1 })], [SID2, view({ id: SID2, pendingPermissions: 2 })]]) });
     expect(titles.at(-1)).toBe('(2) Switchboard');
   });
 });

@@ -1,15 +1,17 @@
 import type { SessionViewT } from '../../../shared/contract';
 import type { AppState, AppStoreApi } from './app-store';
+import { isWaitingForPerson } from '../../../shared/waiting';
 
 export const APP_TITLE = 'Switchboard';
 
-/** Pending permission requests in sessions other than the one being looked at. */
-export function attentionCount(
-  sessions: ReadonlyMap<string, SessionViewT>,
-  currentSessionId: string | undefined,
-): number {
+/**
+ * Sessions waiting for the person: the title's count, the same in every window and the same
+ * as the desktop app's dock or taskbar badge (`app/waiting-badge.ts`), the one being looked at
+ * included.
+ */
+export function attentionCount(sessions: ReadonlyMap<string, SessionViewT>): number {
   let n = 0;
-  for (const s of sessions.values()) if (s.id !== currentSessionId) n += s.pendingPermissions;
+  for (const s of sessions.values()) if (isWaitingForPerson(s)) n++;
   return n;
 }
 
@@ -73,11 +75,9 @@ function attentionInputsChanged(prev: AppState, next: AppState): boolean {
  */
 export function watchAttention(store: AppStoreApi, env: AttentionEnv): () => void {
   let lastTitle = '';
-  let lastCount = { sessions: undefined as unknown, current: undefined as string | undefined, count: 0 };
+  let lastCount = { sessions: undefined as unknown, count: 0 };
   const count = (s: AppState): number => {
-    if (lastCount.sessions !== s.sessionsById || lastCount.current !== s.currentSessionId) {
-      lastCount = { sessions: s.sessionsById, current: s.currentSessionId, count: attentionCount(s.sessionsById, s.currentSessionId) };
-    }
+    if (lastCount.sessions !== s.sessionsById) lastCount = { sessions: s.sessionsById, count: attentionCount(s.sessionsById) };
     return lastCount.count;
   };
   const apply = (next: AppState, prev: AppState | undefined): void => {

@@ -46,15 +46,22 @@ describe('session badges', () => {
   });
 });
 
+const SID3 = '33333333-3333-4333-8333-333333333333';
+const SID4 = '44444444-4444-4444-8444-444444444444';
+
 describe('attention', () => {
   const sessions = new Map([
     [SID, view({ pendingPermissions: 2 })],
     [SID2, view({ id: SID2, title: 'Two', pendingPermissions: 1 })],
   ]);
 
-  it('counts requests outside the current session and prefixes the title', () => {
-    expect(attentionCount(sessions, SID)).toBe(1);
-    expect(attentionCount(sessions, undefined)).toBe(3);
+  it('counts sessions waiting for the person (a pending request or a sign-in), not requests, and prefixes the title', () => {
+    expect(attentionCount(sessions)).toBe(2);
+    const signIn = { message: 'log in', methods: [], during: 'start' as const };
+    const withSignIn = new Map(sessions).set(SID3, view({ id: SID3, auth: signIn })).set(SID4, view({ id: SID4 }));
+    expect(attentionCount(withSignIn)).toBe(3);
+    // Archived sessions are out of sight, as for the dock badge.
+    expect(attentionCount(new Map(withSignIn).set(SID3, view({ id: SID3, auth: signIn, archivedAt: 5 })))).toBe(2);
     expect(documentTitle(1)).toBe('(1) Switchboard');
     expect(documentTitle(0)).toBe('Switchboard');
   });

@@ -5,6 +5,7 @@ import { hostSelectors } from '../../store/slices/host/selectors';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { AgentsSection } from './agents-section';
 import { FormError } from './form-error';
+import { THEMES, type ThemeChoice } from '../../lib/theme';
 import { RulesList } from './rules-list';
 
 type NumberField = 'idleTimeoutMs' | 'reapIntervalMs' | 'permissionTimeoutMs';
@@ -24,6 +25,35 @@ function draftOf(s: SettingsT | undefined): Draft {
     permissionTimeoutMs: String(s?.permissionTimeoutMs ?? ''),
     defaultCwd: s?.defaultCwd ?? '',
   };
+}
+
+const THEME_LABELS: Record<ThemeChoice, string> = { system: 'System', light: 'Light', dark: 'Dark' };
+
+/** System / Light / Dark, saved (for every window) as soon as it is picked. */
+export function ThemePicker() {
+  const theme = useAppStore((s) => s.settings?.theme ?? 'system');
+  const saveSettings = useAppStore((s) => s.saveSettings);
+  const [error, setError] = useState<WireError | undefined>();
+  return (
+    <fieldset className="field theme-choice">
+      <legend className="field-label">Theme</legend>
+      {THEMES.map((t) => (
+        <label key={t} className="theme-option">
+          <input
+            type="radio"
+            name="theme"
+            value={t}
+            checked={theme === t}
+            onChange={() => {
+              void saveSettings({ theme: t }).then(setError);
+            }}
+          />{' '}
+          {THEME_LABELS[t]}
+        </label>
+      ))}
+      {error ? <FormError error={error} /> : null}
+    </fieldset>
+  );
 }
 
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
@@ -78,6 +108,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div role="dialog" aria-modal="true" aria-label="Settings" className="settings">
         <h2>Settings</h2>
+        <ThemePicker />
         <form onSubmit={(e) => void onSubmit(e)} noValidate>
           {NUMBER_FIELDS.map((f, i) => (
             <div key={f.key} className="field">

@@ -1,7 +1,9 @@
-import { memo, useState, type ReactNode } from 'react';
+import { createContext, memo, useContext, useState, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import type { Element } from 'hast';
 import { MarkdownBlockSplitter, type BlockSplit } from '../../lib/markdown-blocks';
+import { CodeBlock, isClosedFence } from './code-block';
 
 const plugins = [remarkGfm];
 
@@ -21,6 +23,29 @@ export function isSafeHref(href: string | undefined): boolean {
 
 const NOT_OPENED = 'Link not opened: only http(s) and mailto links are';
 
+/** The text of the block being rendered: a code block reads its own source there to tell whether it is closed. */
+const BlockSource = createContext('');
+
+function textOf(node: Element | undefined): string {
+  let text = '';
+  for (const child of node?.children ?? []) if (child.type === 'text') text += child.value;
+  return text;
+}
+
+/** A code block: its text and language from the syntax tree, closed or not from its source. */
+function Pre({ node }: { node?: Element | undefined }) {
+  const source = useContext(BlockSource);
+  const code = node?.children.find((c): c is Element => c.type === 'element' && c.tagName === 'code');
+  const classes = code?.properties.className;
+  const language = Array.isArray(classes)
+    ? classes.map(String).find((c) => c.startsWith('language-'))?.slice('language-'.length)
+    : undefined;
+  const start = node?.position?.start.offset;
+  const end = node?.position?.end.offset;
+  const closed = start !== undefined && end !== undefined && isClosedFence(source.slice(start, end));
+  return <CodeBlock code={textOf(code)} language={language} closed={closed} />;
+}
+
 // Links open outside the app window (the host's navigation guard decides what is allowed).
 const components: Components = {
   a: ({ node: _node, href, ...props }) =>
@@ -28,18 +53,21 @@ const components: Components = {
   // An image whose address was refused is its alt text, not an <img src=""> that loads this page again.
   img: ({ node: _node, src, alt, ...props }) =>
     typeof src === 'string' && /^https?:/i.test(src) && isSafeHref(src) ? <img {...props} src={src} alt={alt} /> : <span className="unsafe-link" title={NOT_OPENED}>{alt}</span>,
+  pre: Pre,
 };
 
 /**
  * One top-level block. No rehype-raw and `skipHtml`: raw HTML from an agent is never
- * rendered. Memoised on the text: a finished block never changes, so it is parsed once (and a
- * code highlighter added here later runs once per closed code block).
+ * rendered. Memoised on the text: a finished block never changes, so it is parsed once and
+ * its code blocks highlighted once.
  */
 const Block = memo(function Block({ text }: { text: string }) {
   return (
-    <ReactMarkdown remarkPlugins={plugins} components={components} skipHtml>
-      {text}
-    </ReactMarkdown>
+    <BlockSource value={text}>
+      <ReactMarkdown remarkPlugins={plugins} components={components} skipHtml>
+        {text}
+      </ReactMarkdown>
+    </BlockSource>
   );
 });
 

@@ -11,18 +11,29 @@ export const OUTPUT_TAIL_LINES = 200;
  */
 export const ToolOutput = memo(function ToolOutput({ text }: { text: string }) {
   const [expanded, setExpanded] = useState(false);
-  const hidden = expanded ? 0 : hiddenLines(text);
+  return <ToolOutputView text={text} expanded={expanded} onToggle={setExpanded} />;
+});
+
+/** The output folded or whole; a long output shown whole can be folded again (Show less). */
+export function ToolOutputView({ text, expanded, onToggle }: { text: string; expanded: boolean; onToggle: (expanded: boolean) => void }) {
+  const foldable = hiddenLines(text);
+  const hidden = expanded ? 0 : foldable;
   return (
     <div className="tool-output-wrap">
       {hidden > 0 ? (
-        <button type="button" className="link-button" onClick={() => setExpanded(true)}>
+        <button type="button" className="link-button" aria-expanded={false} onClick={() => onToggle(true)}>
           Show more ({hidden} earlier {hidden === 1 ? 'line' : 'lines'})
         </button>
       ) : null}
       <pre className="tool-output">{hidden > 0 ? tailOf(text, OUTPUT_TAIL_LINES) : text}</pre>
+      {expanded && foldable > 0 ? (
+        <button type="button" className="link-button" aria-expanded onClick={() => onToggle(false)}>
+          Show less
+        </button>
+      ) : null}
     </div>
   );
-});
+}
 
 function lineCount(text: string): number {
   let n = 1;

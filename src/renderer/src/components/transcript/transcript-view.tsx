@@ -23,6 +23,25 @@ const TranscriptItem = memo(function TranscriptItem({ index, openThoughts }: { i
 });
 
 /**
+ * Scrolls to the event a search hit named once its page is in, and gives the key of its row to
+ * mark; `pending` while it is still to be scrolled to (the view must not jump to the end then).
+ */
+function useFocusedRow(scrollTo: (index: number) => void, onApplied: () => void): { hitKey: string | undefined; pending: boolean } {
+  const focus = useAppStore(transcriptSelectors.focus);
+  const ready = useAppStore(transcriptSelectors.isReady);
+  const index = useAppStore((s) => (focus ? transcriptSelectors.rowIndexOfSeq(s, focus.seq) : undefined));
+  const key = useAppStore((s) => (index === undefined ? undefined : s.transcript.rows.layout.keyAt(index)));
+  const focusApplied = useAppStore((s) => s.focusApplied);
+  useEffect(() => {
+    if (!ready || !focus || focus.applied || index === undefined) return;
+    onApplied();
+    scrollTo(index);
+    focusApplied(focus.nonce);
+  }, [ready, focus, index, scrollTo, onApplied, focusApplied]);
+  return { hitKey: focus?.applied ? key : undefined, pending: focus !== undefined && !focus.applied };
+}
+
+/**
  * The transcript as a virtualised log. The virtualizer is anchored to the end: it follows new
  * rows while the view is at the bottom, leaves the view alone when the user scrolled up, and
  * keeps the visible row in place when an older page is prepended.
@@ -39,6 +58,10 @@ export function TranscriptView() {
   const loadOlder = useAppStore((s) => s.loadOlder);
   const setFollowing = useAppStore((s) => s.setFollowing);
   const sessionId = useAppStore((s) => s.transcript.sessionId);
+  const hasNewer = useAppStore(transcriptSelectors.hasNewer);
+  const loadingNewer = useAppStore(transcriptSelectors.isLoadingNewer);
+  const loadNewer = useAppStore((s) => s.loadNewer);
+  const showLatest = useAppStore((s) => s.showLatest);
 
   const count = layout.count + pending.length;
   // Stable between row additions: a new function makes the virtualizer re-measure every row.
@@ -71,6 +94,12 @@ export function TranscriptView() {
   // Whether the view follows new output. Scroll events come from the user or from the
   // virtualizer keeping the bottom in view; content growing alone fires none.
   const stick = useRef(true);
+  const scrollToHit = useCallback((index: number) => virtualizer.scrollToIndex(index, { align: 'center' }), [virtualizer]);
+  const stopFollowing = useCallback(() => {
+    stick.current = false;
+    setFollowing(false);
+  }, [setFollowing]);
+  const { hitKey, pending: focusPending } = useFocusedRow(scrollToHit, stopFollowing);
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
@@ -108,8 +137,8 @@ export function TranscriptView() {
   // user scrolled up. The virtualizer follows appends and a growing last row itself; this also
   // covers a row that was replaced (an optimistic prompt by its stored event).
   useEffect(() => {
-    if (ready && stick.current && count > 0) virtualizer.scrollToEnd();
-  }, [ready, layout, pending, count, virtualizer]);
+    if (ready && stick.current && !focusPending && count > 0) virtualizer.scrollToEnd();
+  }, [ready, layout, pending, count, virtualizer, focusPending]);
 
   const items = virtualizer.getVirtualItems();
   return (
@@ -143,7 +172,8 @@ export function TranscriptView() {
               key={item.key}
               data-index={item.index}
               ref={virtualizer.measureElement}
-              className="transcript-item"
+              className={item.key === hitKey ? 'transcript-item search-target' : 'transcript-item'}
+              data-search-target={item.key === hitKey ? '' : undefined}
               style={{ transform: `translateY(${item.start}px)` }}
             >
               <TranscriptItem index={item.index} openThoughts={openThoughts} />
@@ -151,6 +181,16 @@ export function TranscriptView() {
           ))}
         </div>
       </div>
+      {hasNewer ? (
+        <div className="load-newer">
+          <button type="button" onClick={() => void loadNewer()} disabled={loadingNewer}>
+            {loadingNewer ? 'Loading newer messages…' : 'Load newer messages'}
+          </button>
+          <button type="button" onClick={() => void showLatest()}>
+            Jump to latest
+          </button>
+        </div>
+      ) : null}
     </div>
   );
 }

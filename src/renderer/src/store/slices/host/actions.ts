@@ -1,4 +1,4 @@
-import type { CommandRequest, StorageStatusT, WireError } from '../../../../../shared/contract';
+import type { CommandRequest, SettingsT, StorageStatusT, WireError } from '../../../../../shared/contract';
 import type { ConnectionStatus } from '../../../api/connection';
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
@@ -11,6 +11,8 @@ export interface HostActions {
   saveSettings(patch: CommandRequest<'settings:update'>): Promise<WireError | undefined>;
   loadRules(sessionId: string): Promise<WireError | undefined>;
   revokeRule(sessionId: string, ruleId: string): Promise<WireError | undefined>;
+  /** Settings saved by any window (pushed). */
+  settingsChanged(settings: SettingsT): void;
 }
 
 export function createHostActions(set: SetState, get: GetState, deps: StoreDeps): HostActions {
@@ -18,7 +20,9 @@ export function createHostActions(set: SetState, get: GetState, deps: StoreDeps)
   return {
     async loadHostInfo() {
       const res = await api['host:info']({});
-      if (res.ok) set({ hostInfo: res.value, settings: res.value.settings });
+      if (!res.ok) return;
+      set({ hostInfo: res.value, settings: res.value.settings });
+      get().searchProgress(res.value.searchIndexing);
     },
 
     setConnection(connection) {
@@ -35,6 +39,11 @@ export function createHostActions(set: SetState, get: GetState, deps: StoreDeps)
       const info = get().hostInfo;
       set({ settings: res.value, hostInfo: info ? { ...info, settings: res.value } : info });
       return undefined;
+    },
+
+    settingsChanged(settings) {
+      const info = get().hostInfo;
+      set({ settings, hostInfo: info ? { ...info, settings } : info });
     },
 
     async loadRules(sessionId) {

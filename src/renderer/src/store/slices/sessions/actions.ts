@@ -17,6 +17,8 @@ export interface SessionsActions {
   /** Applies a pushed or answered view unless a newer one is already known. */
   upsertSession(view: SessionViewT): void;
   switchSession(sessionId: string): Promise<void>;
+  /** Shows `sessionId` scrolled to event `seq` (a search hit), loading the page around it. */
+  openAt(sessionId: string, seq: number): Promise<void>;
   /**
    * Asks the host for a new session (`choice`, else the last choices: the last agent and the
    * most recent folder) and makes its id current at once, so the composer targets it while
@@ -116,7 +118,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
   };
 
   /** Switches the host's attention to the session the transcript was begun for. */
-  const loadSwitched = async (sessionId: string, token: number): Promise<void> => {
+  const loadSwitched = async (sessionId: string, token: number, atSeq?: number): Promise<void> => {
     deps.lastSession.set(sessionId);
     const { mark, answer } = requestSwitch(sessionId);
     const res = await answer;
@@ -127,7 +129,8 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       return;
     }
     applySwitchAnswer(res.value, mark);
-    await get().loadNewestPage(token, res.value.lastSeq);
+    if (atSeq === undefined) await get().loadNewestPage(token, res.value.lastSeq);
+    else await get().loadAround(token, atSeq, res.value.lastSeq);
   };
 
   /**
@@ -203,6 +206,16 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     return { id, flow };
   };
 
+  /** Makes `sessionId` current and loads it (its newest page, or the page around `atSeq`). */
+  const show = async (sessionId: string, atSeq?: number): Promise<void> => {
+    const from = get().currentSessionId;
+    const token = get().beginTranscript(sessionId);
+    if (from !== undefined && from !== sessionId) leave(from);
+    set({ currentSessionId: sessionId, switchError: undefined, sendError: undefined });
+    get().setPendingPermissions([]);
+    await loadSwitched(sessionId, token, atSeq);
+  };
+
   return {
     async start() {
       await Promise.all([get().loadHostInfo(), get().refreshSessions(), get().loadRecentFolders()]);
@@ -238,11 +251,17 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       const from = get().currentSessionId;
       const t = get().transcript;
       if (from === sessionId && t.sessionId === sessionId && !t.error && !get().switchError) return;
-      const token = get().beginTranscript(sessionId);
-      if (from !== undefined && from !== sessionId) leave(from);
-      set({ currentSessionId: sessionId, switchError: undefined, sendError: undefined });
-      get().setPendingPermissions([]);
-      await loadSwitched(sessionId, token);
+      await show(sessionId);
+    },
+
+    async openAt(sessionId, seq) {
+      const t = get().transcript;
+      const loaded = t.loaded && t.oldestSeq !== undefined && seq >= t.oldestSeq && seq <= t.lastSeq;
+      if (get().currentSessionId === sessionId && t.sessionId === sessionId && loaded && !t.error) {
+        get().focusSeq(seq);
+        return;
+      }
+      await show(sessionId, seq);
     },
 
     startSession(choice) {

@@ -22,6 +22,18 @@ export interface TranscriptActions {
    * loaded past the cap while the user was reading them.
    */
   setFollowing(following: boolean): void;
+  /**
+   * Loads the page around `seq` instead of the newest (a search hit), and asks the view to
+   * scroll to it. Newer events are loaded on request (`loadNewer`, `showLatest`).
+   */
+  loadAround(token: number, seq: number, hostLastSeq: number): Promise<void>;
+  loadNewer(): Promise<void>;
+  /** Back to the newest page, following the stream. */
+  showLatest(): Promise<void>;
+  /** Scrolls the view to a loaded event (a search hit in what is already shown). */
+  focusSeq(seq: number): void;
+  /** The view scrolled to the focus `nonce`: it stays marked, and the view may follow again. */
+  focusApplied(nonce: number): void;
 }
 
 export function createTranscriptActions(set: SetState, get: GetState, deps: StoreDeps): TranscriptActions {
@@ -32,6 +44,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
   // per cap/5 appended events, not on every one.
   const keep = cap - Math.max(1, Math.floor(cap / 5));
   let nextToken = 1;
+  let nextFocus = 1;
   // One catch-up at a time; a request for another while one runs makes it loop once more.
   let catchingUp = false;
   let catchUpAgain = false;
@@ -93,6 +106,9 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
         buffer: [],
         error: undefined,
         following: true,
+        hasNewer: false,
+        loadingNewer: false,
+        focus: undefined,
       });
       return token;
     },
@@ -144,6 +160,8 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
     receiveEvent(event) {
       const t = get().transcript;
       if (event.sessionId !== t.sessionId || event.sessionId !== get().currentSessionId) return;
+      // Past the end of what is loaded: `loadNewer` reads it from the store when it gets there.
+      if (t.hasNewer) return;
       if (!t.loaded) {
         commit({ ...t, buffer: [...t.buffer, event] });
         return;
@@ -163,6 +181,78 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
       commit(bounded({ ...t, following }));
     },
 
+    async loadAround(token, seq, hostLastSeq) {
+      const sessionId = get().transcript.sessionId;
+      if (!sessionId || get().transcript.token !== token) return;
+      const half = Math.floor(limit / 2);
+      // Near the end anyway: the usual newest page, which keeps following the stream.
+      if (seq + half >= hostLastSeq) {
+        await get().loadNewestPage(token, hostLastSeq);
+        get().focusSeq(seq);
+        return;
+      }
+      const res = await api['transcript:page']({ sessionId, beforeSeq: seq + half + 1, limit });
+      const t = get().transcript;
+      if (t.token !== token) return;
+      if (!res.ok) {
+        patch(token, { error: res.error });
+        return;
+      }
+      // What was pushed meanwhile is newer than this page: dropped, read again by loadNewer.
+      const { data } = mergeEvents(emptyTranscriptData, res.value.events);
+      commit({
+        ...t,
+        ...data,
+        hasOlder: res.value.hasMore && res.value.events.length > 0,
+        hasNewer: true,
+        loaded: true,
+        buffer: [],
+        error: undefined,
+        following: false,
+        focus: { seq, nonce: nextFocus++, applied: false },
+      });
+      added(data.events);
+    },
+
+    async loadNewer() {
+      const t = get().transcript;
+      if (!t.sessionId || !t.loaded || !t.hasNewer || t.loadingNewer) return;
+      const token = t.token;
+      patch(token, { loadingNewer: true });
+      const res = await api['transcript:since']({ sessionId: t.sessionId, afterSeq: t.lastSeq, limit });
+      const now = get().transcript;
+      if (now.token !== token) return;
+      if (!res.ok) {
+        patch(token, { loadingNewer: false });
+        if (res.error.code !== 'disconnected') get().pushNotice(`Could not load newer messages: ${res.error.message}`);
+        return;
+      }
+      const { data } = mergeEvents(now, res.value.events);
+      const hasNewer = res.value.hasMore && data.lastSeq > now.lastSeq;
+      commit({ ...now, ...data, hasNewer, loadingNewer: false });
+      added(res.value.events.filter((e) => e.seq > now.lastSeq));
+      // At the end now: events pushed while they were not applied are read once more.
+      if (!hasNewer) await get().catchUp();
+    },
+
+    async showLatest() {
+      const { sessionId } = get().transcript;
+      if (!sessionId) return;
+      const token = get().beginTranscript(sessionId);
+      // The host keeps this window watching: pushed events buffer until the page is in.
+      await get().loadNewestPage(token, 0);
+    },
+
+    focusSeq(seq) {
+      const t = get().transcript;
+      commit({ ...t, focus: { seq, nonce: nextFocus++, applied: false } });
+    },
+
+    focusApplied(nonce) {
+      const t = get().transcript;
+      if (t.focus?.nonce === nonce && !t.focus.applied) commit({ ...t, focus: { ...t.focus, applied: true } });
+    },
+
     async catchUp() {
       if (catchingUp) {
         catchUpAgain = true;
@@ -175,8 +265,9 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
           let hasMore = true;
           while (hasMore) {
             const t = get().transcript;
-            // Before the newest page lands, that load merges whatever is pushed meanwhile.
-            if (!t.sessionId || !t.loaded) return;
+            // Before the newest page lands, that load merges whatever is pushed meanwhile; a view
+            // that stops short of the newest events loads them only on request.
+            if (!t.sessionId || !t.loaded || t.hasNewer) return;
             const res = await api['transcript:since']({ sessionId: t.sessionId, afterSeq: t.lastSeq });
             const now = get().transcript;
             if (now.token !== t.token) {

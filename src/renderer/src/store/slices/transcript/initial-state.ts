@@ -18,6 +18,17 @@ export interface TranscriptView extends TranscriptData {
   following: boolean;
   /** `events` grouped into rows, kept in step incrementally by the transcript actions. */
   rows: RowList;
+  /**
+   * The loaded events stop before the host's newest (a search hit deep in the transcript was
+   * opened): live events are not applied until the view reaches the end again.
+   */
+  hasNewer: boolean;
+  loadingNewer: boolean;
+  /**
+   * The event the view scrolls to once and marks (a search hit); `nonce` tells two opens apart,
+   * `applied` says the view has scrolled to it.
+   */
+  focus: { seq: number; nonce: number; applied: boolean } | undefined;
 }
 
 export interface TranscriptState {
@@ -35,5 +46,8 @@ export const transcriptInitialState: TranscriptState = {
     error: undefined,
     following: true,
     rows: emptyRowList,
+    hasNewer: false,
+    loadingNewer: false,
+    focus: undefined,
   },
 };

@@ -136,6 +136,8 @@ export interface RowLayout {
 
 export interface RowList extends RowLayout {
   at(index: number): Row | undefined;
+  /** The row showing the `i`th event folded (an event that makes no row: the row before it). */
+  rowOfEvent(i: number): number | undefined;
   /**
    * Same object until a row is added or the rows are regrouped. A row that changes in place
    * (a streaming bubble, a tool card update) keeps its index and key, so the list's layout is
@@ -159,17 +161,23 @@ class ListSnapshot extends LayoutSnapshot implements RowList {
     rows: readonly Row[],
     count: number,
     readonly layout: RowLayout,
+    /** Shared with later snapshots, which may have folded more events onto it. */
+    private readonly rowOf: readonly number[],
   ) {
     super(rows, count);
   }
   at(index: number): Row | undefined {
     return index < this.count ? this.rows[index] : undefined;
   }
+  rowOfEvent(i: number): number | undefined {
+    const row = i >= 0 ? this.rowOf[i] : undefined;
+    return row === undefined || row < 0 || row >= this.count ? undefined : row;
+  }
 }
 
 export const emptyRowList: RowList = (() => {
   const layout = new LayoutSnapshot([], 0);
-  return new ListSnapshot([], 0, layout);
+  return new ListSnapshot([], 0, layout, []);
 })();
 
 /**
@@ -186,6 +194,10 @@ export const emptyRowList: RowList = (() => {
  */
 export class RowGrouper {
   private rows: Row[] = [];
+  /** Per folded event, the row it shows in (a search hit is scrolled to by seq). */
+  private rowOf: number[] = [];
+  /** The row the event being folded added or changed. */
+  private touched: number | undefined;
   private toolIndex = new Map<string, number>();
   private permissionIndex = new Map<string, number>();
   /** Which tool row embeds each terminal (its final output folds into that row). */
@@ -216,7 +228,11 @@ export class RowGrouper {
       if (events.length > 0) this.stats.regroups++;
     }
     this.changed = regrouped;
-    for (let i = appended ? folded : 0; i < events.length; i++) this.fold(events[i] as SessionEventT);
+    for (let i = appended ? folded : 0; i < events.length; i++) {
+      this.touched = undefined;
+      this.fold(events[i] as SessionEventT);
+      this.rowOf.push(this.touched ?? this.rows.length - 1);
+    }
     this.source = events;
     this.folded = events.length;
     this.first = events[0];
@@ -224,13 +240,14 @@ export class RowGrouper {
     if (!this.changed) return this.list;
     const layout =
       regrouped || this.rows.length !== countBefore ? new LayoutSnapshot(this.rows, this.rows.length) : this.list.layout;
-    this.list = new ListSnapshot(this.rows, this.rows.length, layout);
+    this.list = new ListSnapshot(this.rows, this.rows.length, layout, this.rowOf);
     return this.list;
   }
 
   private reset(): void {
     // A new array: snapshots handed out before keep the old one intact.
     this.rows = [];
+    this.rowOf = [];
     this.toolIndex = new Map();
     this.permissionIndex = new Map();
     this.terminalIndex = new Map();
@@ -240,11 +257,13 @@ export class RowGrouper {
 
   private push(row: Row): number {
     this.changed = true;
+    this.touched = this.rows.length;
     return this.rows.push(row) - 1;
   }
 
   private replace(index: number, row: Row): void {
     this.changed = true;
+    this.touched = index;
     this.rows[index] = row;
   }
 

@@ -45,4 +45,13 @@ export const transcriptSelectors = {
   isLoadingOlder: (s: AppState) => s.transcript.loadingOlder,
   oldestSeq: (s: AppState) => s.transcript.oldestSeq,
   error: (s: AppState) => s.transcript.error,
+  hasNewer: (s: AppState) => s.transcript.hasNewer,
+  isLoadingNewer: (s: AppState) => s.transcript.loadingNewer,
+  focus: (s: AppState) => s.transcript.focus,
+  /** The row index showing event `seq`, if it is loaded. */
+  rowIndexOfSeq: (s: AppState, seq: number): number | undefined => {
+    const { oldestSeq, lastSeq, rows } = s.transcript;
+    if (oldestSeq === undefined || seq < oldestSeq || seq > lastSeq) return undefined;
+    return rows.rowOfEvent(seq - oldestSeq);
+  },
 };

@@ -1,0 +1,110 @@
+import type { Db } from './db';
+import type { SearchProgressT } from '../../shared/contract';
+import type { SearchIndex } from './search-index';
+import { SEARCHED_KINDS } from './search-text';
+import type { Disposable } from '../util/lifecycle';
+
+/** Events read per batch: one short transaction, so live writes and commands wait little. */
+const BATCH_EVENTS = 2_000;
+
+export interface BackfillOptions {
+  db: Db;
+  index: SearchIndex;
+  /** Runs the next batch later (setImmediate in the host; tests step by hand). */
+  schedule(fn: () => void): void;
+  /** Progress after each batch, and once more when done. */
+  onProgress(progress: SearchProgressT): void;
+}
+
+interface BackfillRow {
+  session_id: string;
+  upto_seq: number;
+}
+
+/**
+ * Indexes transcripts stored before search existed (migration 0007 recorded what they are),
+ * in batches of one short transaction each, newest session first and each session from its
+ * newest event back, so recent conversations are searchable first. Resumes where it stopped
+ * after a restart (the mark moves in the batch's own transaction). Live events are indexed
+ * by `EventLog` meanwhile; the marks never cover them.
+ */
+export class SearchBackfill implements Disposable {
+  private readonly stmts;
+  private readonly step: () => number;
+  private indexed = 0;
+  private total = 0;
+  private running = false;
+  private disposed = false;
+
+  constructor(private readonly o: BackfillOptions) {
+    const kinds = SEARCHED_KINDS.map((k) => `'${k}'`).join(', ');
+    this.stmts = {
+      remaining: o.db.prepare(`SELECT COALESCE(SUM(upto_seq), 0) AS n FROM search_backfill`),
+      next: o.db.prepare(`SELECT session_id, upto_seq FROM search_backfill ORDER BY last_activity_at DESC, session_id LIMIT 1`),
+      events: o.db.prepare(
+        `SELECT session_id, seq, kind, payload FROM events
+          WHERE session_id = ? AND seq BETWEEN ? AND ? AND kind IN (${kinds}) ORDER BY seq DESC`,
+      ),
+      // The seq below which the batch stopped (kinds not indexed are skipped in SQL, so the
+      // batch's last seq is not enough to know how far it got).
+      scanned: o.db.prepare(`SELECT MIN(seq) AS seq FROM (SELECT seq FROM events WHERE session_id = ? AND seq <= ? ORDER BY seq DESC LIMIT ?)`),
+      move: o.db.prepare(`UPDATE search_backfill SET upto_seq = ? WHERE session_id = ?`),
+      finish: o.db.prepare(`DELETE FROM search_backfill WHERE session_id = ?`),
+    };
+    // One batch: the next `BATCH_EVENTS` stored events of the newest pending session.
+    this.step = o.db.transaction((): number => {
+      const row = this.stmts.next.get() as BackfillRow | undefined;
+      if (!row) return -1;
+      const scannedTo = (this.stmts.scanned.get(row.session_id, row.upto_seq, BATCH_EVENTS) as { seq: number | null }).seq;
+      if (scannedTo === null) {
+        this.stmts.finish.run(row.session_id);
+        return 0;
+      }
+      const rows = this.stmts.events.all(row.session_id, scannedTo, row.upto_seq) as {
+        session_id: string;
+        seq: number;
+        kind: string;
+        payload: string;
+      }[];
+      o.index.addOlder(rows);
+      if (scannedTo <= 1) this.stmts.finish.run(row.session_id);
+      else this.stmts.move.run(scannedTo - 1, row.session_id);
+      return row.upto_seq - scannedTo + 1;
+    });
+  }
+
+  /** Where it stands now (undefined when there is nothing left to index). */
+  progress(): SearchProgressT | undefined {
+    return this.running ? { indexed: this.indexed, total: this.total, done: false } : undefined;
+  }
+
+  /** Starts indexing in the background if anything is left; false when there was nothing. */
+  start(): boolean {
+    if (this.running || this.disposed) return this.running;
+    this.total = (this.stmts.remaining.get() as { n: number }).n;
+    if (this.total === 0) return false;
+    this.indexed = 0;
+    this.running = true;
+    this.o.schedule(() => this.runBatch());
+    return true;
+  }
+
+  /** Stops after the batch in progress (each batch is its own transaction: nothing is half done). */
+  dispose(): void {
+    this.disposed = true;
+  }
+
+  private runBatch(): void {
+    if (this.disposed) return;
+    const done = this.step();
+    if (done < 0) {
+      this.running = false;
+      this.o.onProgress({ indexed: this.total, total: this.total, done: true });
+      return;
+    }
+    // Seqs are gap-free from 1, so events scanned count exactly against the total.
+    this.indexed = Math.min(this.total, this.indexed + done);
+    this.o.onProgress({ indexed: this.indexed, total: this.total, done: false });
+    this.o.schedule(() => this.runBatch());
+  }
+}

@@ -1,0 +1,194 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { join } from 'node:path';
+import { Store } from './store';
+import { EventLog } from './event-log';
+import { ftsQuery } from './search-query';
+import { snippetParts } from './search-index';
+import { FakeClock } from '../test-support/fake-clock';
+import { tempDir } from '../test-support/temp-dir';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+function setup(sessions = ['a', 'b', 'c']) {
+  const dir = tempDir();
+  const store = Store.open(join(dir.path, 'host.db'));
+  cleanups.push(() => {
+    store.dispose();
+    dir.cleanup();
+  });
+  const clock = new FakeClock();
+  const ticks: (() => void)[] = [];
+  const errors: unknown[] = [];
+  const log = new EventLog(store.db, clock, () => {}, (fn) => ticks.push(fn), (err) => errors.push(err));
+  const runTick = () => ticks.splice(0).forEach((fn) => fn());
+  for (const id of sessions) store.sessions.insert({ id, agent_id: 'demo', cwd: '/', state: 'CREATED' }, clock.now());
+  const count = (table: string) => (store.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  const search = (q: string, limit = 20) => log.search.search(q, limit);
+  return { store, log, clock, runTick, errors, count, search };
+}
+
+const hitTexts = (parts: { text: string; hit?: boolean }[]) => parts.filter((p) => p.hit).map((p) => p.text.toLowerCase());
+
+describe('transcript search index', () => {
+  it('indexes prompts, answers, thoughts and tool titles, not tool output or turn ends', () => {
+    const { log, runTick, search } = setup();
+    log.append('a', 'user_message', { text: 'please fix the flaky walrus test' });
+    log.append('a', 'agent_thought', { text: 'the walrus fixture leaks' });
+    log.append('a', 'tool_call', {
+      toolCallId: 't1',
+      title: 'Run walrus suite',
+      status: 'pending',
+      content: [{ type: 'content', content: { type: 'text', text: 'walrus output line' } }],
+    });
+    log.append('a', 'agent_message', { text: 'Fixed the walrus test.' });
+    log.append('a', 'turn_ended', { stopReason: 'end_turn' });
+    runTick();
+    const [group] = search('walrus').matches;
+    expect(group?.sessionId).toBe('a');
+    // Newest first: the answer (seq 4), the tool title (3), the thought (2); the prompt is beyond the 3 shown.
+    expect(group?.hits.map((h) => [h.seq, h.kind])).toEqual([
+      [4, 'agent'],
+      [3, 'tool'],
+      [2, 'thought'],
+    ]);
+    expect(group?.more).toBe(true);
+    expect(search('output').matches).toEqual([]);
+  });
+
+  it('indexes a streamed message once, with the text its coalesced chunks made', () => {
+    const { log, runTick, search, count } = setup();
+    log.append('a', 'agent_message', { text: 'a long answer about hippo' });
+    log.append('a', 'agent_message', { text: 'potamus habitats' });
+    runTick();
+    expect(count('search_index')).toBe(1);
+    expect(search('hippopotamus').matches[0]?.hits[0]?.seq).toBe(1);
+  });
+
+  it('stores an event and its index row together: a failed batch leaves neither', () => {
+    const { store, log, runTick, errors, count, search } = setup();
+    store.db.exec(`CREATE TRIGGER fail_third BEFORE INSERT ON events WHEN NEW.seq = 3 BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+    log.append('a', 'user_message', { text: 'zebra one' });
+    log.append('a', 'turn_started', {});
+    log.append('a', 'agent_message', { text: 'zebra two' });
+    runTick();
+    expect(errors).toHaveLength(1);
+    expect(count('events')).toBe(0);
+    expect(count('search_index')).toBe(0);
+    expect(count('search_docs')).toBe(0);
+    expect(search('zebra').matches).toEqual([]);
+  });
+
+  it('stores no event whose index row could not be written', () => {
+    const { store, log, runTick, errors, count } = setup();
+    store.db.exec(`CREATE TRIGGER fail_index BEFORE INSERT ON search_docs BEGIN SELECT RAISE(ABORT, 'index broken'); END`);
+    log.append('a', 'user_message', { text: 'okapi' });
+    runTick();
+    expect(errors).toHaveLength(1);
+    expect(count('events')).toBe(0);
+  });
+
+  it('groups hits by session, sessions ordered by their newest hit', () => {
+    const { log, runTick, search } = setup();
+    log.append('a', 'user_message', { text: 'lemur in a' });
+    runTick();
+    log.append('b', 'user_message', { text: 'lemur in b' });
+    runTick();
+    log.append('a', 'agent_message', { text: 'lemur again in a' });
+    runTick();
+    log.append('c', 'user_message', { text: 'no match here' });
+    runTick();
+    const { matches, truncated } = search('lemur');
+    expect(matches.map((m) => [m.sessionId, m.hits.map((h) => h.seq)])).toEqual([
+      ['a', [2, 1]],
+      ['b', [1]],
+    ]);
+    expect(truncated).toBe(false);
+    const limited = search('lemur', 1);
+    expect(limited.matches.map((m) => m.sessionId)).toEqual(['a']);
+    expect(limited.truncated).toBe(true);
+  });
+
+  it('marks the matched words in a snippet of the text around them', () => {
+    const { log, runTick, search } = setup();
+    const filler = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    log.append('a', 'agent_message', { text: `${filler} the Capybara appears ${filler}` });
+    runTick();
+    const parts = search('capybara').matches[0]?.hits[0]?.snippet ?? [];
+    expect(hitTexts(parts)).toEqual(['capybara']);
+    const text = parts.map((p) => p.text).join('');
+    expect(text).toContain('the Capybara appears');
+    expect(text.length).toBeLessThan(200);
+    expect(text).toMatch(/^…|…$/);
+  });
+
+  it('finds words by prefix while typing, and accents either way', () => {
+    const { log, runTick, search } = setup();
+    log.append('a', 'user_message', { text: 'Migrations and café' });
+    runTick();
+    expect(search('migra').matches).toHaveLength(1);
+    expect(search('migra ').matches).toHaveLength(0);
+    expect(search('cafe').matches).toHaveLength(1);
+  });
+
+  it('searches FTS5 operators and punctuation as text, never as syntax', () => {
+    const { log, runTick, search } = setup();
+    log.append('a', 'user_message', { text: 'use NEAR(x) and "quotes" in event_log.ts' });
+    runTick();
+    for (const q of ['NEAR(', 'AND', '"quotes', 'text:event', 'event_log.ts', '*', '^x', '-', '(', 'OR NOT', '"', "''", 'a"b']) {
+      expect(() => search(q)).not.toThrow();
+    }
+    expect(search('event_log.ts').matches).toHaveLength(1);
+    expect(search('NEAR(x)').matches).toHaveLength(1);
+    expect(search('"quotes"').matches).toHaveLength(1);
+    expect(search('***').matches).toEqual([]);
+  });
+
+  it('never turns any text into a failing query', () => {
+    const { log, runTick, search } = setup();
+    log.append('a', 'user_message', { text: 'something to match against' });
+    runTick();
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'B', ' ', '"', '*', '(', ')', ':', '^', '-', '+', 'N', 'E', 'A', 'R', 'O', '\u00e9', '\u{1F600}', '\u0000') }), (q) => {
+        expect(() => search(q)).not.toThrow();
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(fc.property(fc.string(), (q) => void search(q)), { numRuns: 500 });
+  });
+
+  it('forgets a deleted session in the same transaction', () => {
+    const { store, log, runTick, search, count } = setup();
+    log.append('a', 'user_message', { text: 'narwhal' });
+    log.append('b', 'user_message', { text: 'narwhal' });
+    runTick();
+    expect(store.sessions.remove('a')).toBe(true);
+    expect(search('narwhal').matches.map((m) => m.sessionId)).toEqual(['b']);
+    expect(count('search_docs')).toBe(1);
+  });
+});
+
+describe('ftsQuery', () => {
+  it('quotes every term and makes only a long enough last word a prefix', () => {
+    expect(ftsQuery('fix the bug')).toBe('"fix" "the" "bug"*');
+    expect(ftsQuery('fix th')).toBe('"fix" "th"');
+    expect(ftsQuery('fix bug ')).toBe('"fix" "bug"');
+    expect(ftsQuery('"exact phrase" here')).toBe('"exact phrase" "here"*');
+    expect(ftsQuery('say "hi')).toBe('"say" "hi"');
+    expect(ftsQuery('a"b')).toBe('"a""b"');
+    expect(ftsQuery('  ')).toBeUndefined();
+    expect(ftsQuery('*** ---')).toBeUndefined();
+  });
+});
+
+describe('snippetParts', () => {
+  it('splits the markers into plain parts and joins adjacent hits', () => {
+    expect(snippetParts('…a \u0002event\u0003 \u0002log\u0003 b')).toEqual([
+      { text: '…a ' },
+      { text: 'event log', hit: true },
+      { text: ' b' },
+    ]);
+    expect(snippetParts('no hit')).toEqual([{ text: 'no hit' }]);
+  });
+});

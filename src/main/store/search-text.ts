@@ -1,0 +1,51 @@
+import type { SessionEventT } from '../../shared/contract';
+
+/**
+ * What a person can find with transcript search: what they wrote, what the agent answered
+ * and thought, and the titles of its tool calls ("Read src/app.ts", "Run npm test"). Tool
+ * output, diffs, plans and host notices are left out: they are large or repeated (a build log
+ * would drown every answer in hits) and they are one click away from the tool call that
+ * matched.
+ */
+export const SEARCHED_KINDS = ['user_message', 'agent_message', 'agent_thought', 'tool_call', 'tool_call_update'] as const;
+export type SearchedKind = (typeof SEARCHED_KINDS)[number];
+
+/** Snippet markers: control characters no text we index keeps (see `searchableText`). */
+export const HIT_START = '\u0002';
+export const HIT_END = '\u0003';
+// eslint-disable-next-line no-control-regex -- the markers are control characters on purpose
+const MARKERS = /[\u0002\u0003]/g;
+
+/** The text of `e` to index, or undefined when it has none worth finding. */
+export function searchableText(e: SessionEventT): string | undefined {
+  let text: string | undefined;
+  switch (e.kind) {
+    case 'user_message':
+    case 'agent_message':
+    case 'agent_thought':
+      text = e.payload.text;
+      break;
+    case 'tool_call':
+    case 'tool_call_update':
+      text = e.payload.title;
+      break;
+    default:
+      return undefined;
+  }
+  if (!text || !/\S/.test(text)) return undefined;
+  // The snippet markers must only ever come from FTS5, so a stored one is blanked.
+  return MARKERS.test(text) ? text.replace(MARKERS, ' ') : text;
+}
+
+/** The same text from a stored row (the backfill reads rows, not parsed events). */
+export function searchableTextOfRow(kind: string, payload: string): string | undefined {
+  let parsed: { text?: unknown; title?: unknown };
+  try {
+    parsed = JSON.parse(payload) as { text?: unknown; title?: unknown };
+  } catch {
+    return undefined;
+  }
+  const raw = kind === 'tool_call' || kind === 'tool_call_update' ? parsed.title : parsed.text;
+  if (typeof raw !== 'string' || !/\S/.test(raw)) return undefined;
+  return raw.replace(MARKERS, ' ');
+}
