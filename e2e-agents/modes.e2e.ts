@@ -22,7 +22,7 @@ for (const c of cases) {
   test(`${agent.name}: the header shows its Mode and Model, marks the modes that skip prompts, warns while one is on, and switches them on the agent`, async ({ page, interop }) => {
     await openApp(page, interop.serve.url);
     await newSessionOn(page, agent);
-    await expect(currentEntry(page)).toContainText('Active');
+    await expect(currentEntry(page)).toContainText('Idle');
     const mode = control(page, 'Mode');
     await expect(mode).toHaveValue(c.startsIn);
     await expect(mode.locator('option')).toHaveCount(c.modes.length);

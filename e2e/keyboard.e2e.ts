@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, messageBox, openApp, running, sidebar, test, transcript } from './support/fixtures';
+import { expect, messageBox, newSession, newSessionDialog, openApp, running, sidebar, test, transcript } from './support/fixtures';
 
 const current = (page: Page) => sidebar(page).locator('[aria-current="page"]');
 
@@ -13,6 +13,16 @@ async function tabTo(page: Page, name: string, limit = 15): Promise<void> {
   throw new Error(`Tab never reached ${name}`);
 }
 
+/** New session from the keyboard: Enter on the button opens the dialog, Enter in it starts. */
+async function startByKeyboard(page: Page): Promise<void> {
+  await tabTo(page, 'New session');
+  await page.keyboard.press('Enter');
+  await expect(newSessionDialog(page)).toBeVisible();
+  await expect(newSessionDialog(page).getByRole('button', { name: 'Start' })).toBeEnabled();
+  await page.keyboard.press('Enter');
+  await expect(newSessionDialog(page)).toHaveCount(0);
+}
+
 /** Types a prompt into the focused message box and sends it with Enter. */
 async function typeAndSend(page: Page, text: string): Promise<void> {
   await expect(messageBox(page)).toBeFocused();
@@ -24,8 +34,7 @@ async function typeAndSend(page: Page, text: string): Promise<void> {
 test.describe('by keyboard alone', () => {
   test('create, prompt, stop and switch sessions', async ({ page, host }) => {
     await openApp(page, host.url());
-    await tabTo(page, 'New session');
-    await page.keyboard.press('Enter');
+    await startByKeyboard(page);
     await expect(current(page)).toHaveCount(1);
     await typeAndSend(page, 'first by keyboard');
     await expect(transcript(page)).toContainText('Echo: first by keyboard');
@@ -40,8 +49,7 @@ test.describe('by keyboard alone', () => {
     await page.keyboard.press('Control+.');
     await expect(running(page)).toHaveCount(0);
 
-    await tabTo(page, 'New session');
-    await page.keyboard.press('Enter');
+    await startByKeyboard(page);
     await expect(sidebar(page).getByRole('link')).toHaveCount(2);
     await typeAndSend(page, 'second by keyboard');
     await expect(transcript(page)).toContainText('Echo: second by keyboard');
@@ -65,7 +73,7 @@ test.describe('by keyboard alone', () => {
   test('the quick switcher finds a session by title, folder or agent; Enter opens it', async ({ page, host }) => {
     await openApp(page, host.url());
     for (const text of ['apples and pears', 'bananas']) {
-      await page.getByRole('button', { name: 'New session' }).click();
+      await newSession(page);
       await typeAndSend(page, text);
       await expect(transcript(page)).toContainText(`Echo: ${text}`);
     }
@@ -90,7 +98,7 @@ test.describe('by keyboard alone', () => {
 
   test('the context menu opens with Shift+F10 and renames, all from the keyboard', async ({ page, host }) => {
     await openApp(page, host.url());
-    await page.getByRole('button', { name: 'New session' }).click();
+    await newSession(page);
     await typeAndSend(page, 'menu by keys');
     await current(page).focus();
     await page.keyboard.press('Shift+F10');

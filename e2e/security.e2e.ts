@@ -49,8 +49,10 @@ test.describe('security: the headless window', () => {
     });
 
     await openApp(page, host.url());
-    const url = page.url();
     await newSession(page);
+    // The session's own route is the window's address from here on; nothing may change it.
+    await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/session\//);
+    const url = page.url();
     await send(page, '/hostile');
     await expect(transcript(page)).toContainText('and the end of the hostile document.');
     await expect(running(page)).toHaveCount(0);

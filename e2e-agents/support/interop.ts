@@ -96,9 +96,9 @@ export const test = base.extend<{ interop: Interop }>({
 export { expect };
 
 /** Picks `agent` in the Agent list and starts a session on it through the window. */
+/** A new session on `agent`, chosen in the New session dialog. */
 export async function newSessionOn(page: Page, agent: PinnedAgent): Promise<void> {
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: agent.name });
-  await newSession(page);
+  await newSession(page, { agent: agent.name });
 }
 
 export const currentEntry = (page: Page) => sidebar(page).locator('[aria-current="page"]');

@@ -115,7 +115,10 @@ export function NewSessionDialog() {
     window.addEventListener('keydown', onKey);
     return () => {
       window.removeEventListener('keydown', onKey);
-      opener?.focus();
+      // Back to the opener only if nothing took the focus meanwhile: a started session's message
+      // box has, and typing goes there next.
+      const active = document.activeElement;
+      if (active === null || active === document.body) opener?.focus();
     };
   }, [open, close]);
 
