@@ -21,11 +21,21 @@ export async function openWindow(browser: Browser, url: string): Promise<Page> {
   return page;
 }
 
-/** Clicks New session and waits until the new session's message box takes input. */
+/**
+ * New session as a person starts one (the dialog, its preselected agent and folder, Start) and
+ * waits until the new session's message box takes input.
+ */
 export async function newSession(page: Page): Promise<void> {
   const current = page.locator('nav[aria-label="Sessions"] [aria-current="page"]');
   const before = await current.getAttribute('data-session-id').catch(() => null);
   await page.getByRole('button', { name: 'New session' }).click();
+  const start = page.getByRole('dialog', { name: 'New session' }).getByRole('button', { name: 'Start' });
+  await start.waitFor();
+  await page.waitForFunction(() => {
+    const button = [...document.querySelectorAll('[role="dialog"] button')].find((b) => b.textContent === 'Start');
+    return button instanceof HTMLButtonElement && !button.disabled;
+  });
+  await start.click();
   await page.waitForFunction(
     (prev) => {
       const cur = document.querySelector('nav[aria-label="Sessions"] [aria-current="page"]');
