@@ -125,7 +125,7 @@ export class SessionRouting {
       running: this.deps.isRunning(sessionId),
       lastSeq: o.log.committedSeq(sessionId),
       pendingPermissions: o.gate.pendingFor(sessionId),
-      ...defined({ availableCommands: latestCommands(o.log.events.recentOfKinds(sessionId, ['available_commands'], 1)) }),
+      ...defined({ availableCommands: latestCommands(o.log.events.latestCommands(sessionId)) }),
       ...optionalControls(this.ctx.controls.get(sessionId)),
     };
     if (fromSessionId && fromSessionId !== sessionId) this.unwatch(clientId, fromSessionId);
@@ -135,8 +135,8 @@ export class SessionRouting {
   /** A window stops watching; the last one out makes the session DETACHED. Twice is a no-op. */
   unwatch(clientId: string, sessionId: string): void {
     if (!this.ctx.o.watchers.remove(clientId, sessionId)) return;
-    // Everything up to now was on screen; a deleted session has no row left to mark.
-    if (this.ctx.o.store.sessions.get(sessionId)) this.ctx.o.store.sessions.markViewed(sessionId, this.ctx.o.clock.now());
+    // Everything up to now was on screen (a deleted session has no row: the update is a no-op).
+    this.ctx.o.store.sessions.markViewed(sessionId, this.ctx.o.clock.now());
     this.ctx.o.gate.watchersChanged(sessionId);
     this.setAttachment(sessionId);
   }
@@ -268,7 +268,6 @@ export class SessionRouting {
 }
 
 /** The commands of the newest stored `available_commands` (an unreadable row counts as none). */
-function latestCommands(found: readonly SessionEventT[]): AvailableCommand[] | undefined {
-  const e = found[0];
+function latestCommands(e: SessionEventT | undefined): AvailableCommand[] | undefined {
   return e?.kind === 'available_commands' ? e.payload.commands : undefined;
 }

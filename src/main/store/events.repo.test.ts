@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/temp-dir';
-import { EventsRepo } from './events.repo';
+import { EventsRepo, LATEST_COMMANDS_SQL } from './events.repo';
 import { Store } from './store';
 
 const cleanups: (() => void)[] = [];
@@ -81,7 +81,7 @@ function storeWithRows(rows: [kind: string, raw: string][]) {
     store.dispose();
     dir.cleanup();
   });
-  return { events: new EventsRepo(store.db) };
+  return { events: new EventsRepo(store.db), db: store.db };
 }
 
 describe('EventsRepo reading stored rows', () => {
@@ -115,5 +115,29 @@ describe('EventsRepo reading stored rows', () => {
     // Pages the other way and kind queries see the same rows.
     expect(store.events.pageBefore('s', 7, 3).events.map((e) => e.kind)).toEqual(['unreadable', 'unreadable', 'agent_message']);
     expect(store.events.recentOfKinds('s', ['agent_message'], 10).map((e) => e.kind)).toEqual(['unreadable', 'agent_message']);
+  });
+});
+
+describe('EventsRepo: the latest command list', () => {
+  const commands = (names: string[]) => JSON.stringify({ commands: names.map((name) => ({ name, description: name })) });
+
+  it('finds the newest command list of the session, none when there is none', () => {
+    const store = storeWithRows([
+      ['available_commands', commands(['old'])],
+      ['agent_message', JSON.stringify({ text: 'hi' })],
+      ['available_commands', commands(['new'])],
+      ['agent_message', JSON.stringify({ text: 'later' })],
+    ]);
+    const found = store.events.latestCommands('s');
+    expect(found?.kind === 'available_commands' ? found.payload.commands.map((c) => c.name) : undefined).toEqual(['new']);
+    expect(store.events.latestCommands('other')).toBeUndefined();
+  });
+
+  it('looks it up through its own index, not by walking the transcript (switching asks every time)', () => {
+    const store = storeWithRows([['agent_message', JSON.stringify({ text: 'hi' })]]);
+    const plan = store.db
+      .prepare(`EXPLAIN QUERY PLAN ${LATEST_COMMANDS_SQL}`)
+      .all('s') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join('\n')).toContain('events_available_commands');
   });
 });

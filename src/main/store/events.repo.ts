@@ -37,6 +37,13 @@ export function eventFromRow(r: EventRow): SessionEventT {
 export type Found<K extends EventKind> = EventOf<K> | EventOf<'unreadable'>;
 
 /** Append-only transcript storage. Appends go through `EventLog`, which batches them. */
+/**
+ * The newest command list of a session through the partial index of migration 0011 (named: on
+ * equal columns the planner would pick the primary key and walk the transcript).
+ */
+export const LATEST_COMMANDS_SQL = `SELECT * FROM events INDEXED BY events_available_commands
+  WHERE session_id = ? AND kind = 'available_commands' ORDER BY seq DESC LIMIT 1`;
+
 export class EventsRepo {
   private readonly stmts;
 
@@ -54,6 +61,7 @@ export class EventsRepo {
          ORDER BY seq DESC LIMIT ?`,
       ),
       countOfKind: db.prepare(`SELECT COUNT(*) AS n FROM events WHERE session_id = ? AND kind = ?`),
+      latestCommands: db.prepare(LATEST_COMMANDS_SQL),
     };
   }
 
@@ -90,6 +98,12 @@ export class EventsRepo {
     const rows = (this.stmts.recentOfKinds.all(sessionId, JSON.stringify(kinds), limit) as EventRow[]).reverse();
     // The query kept only rows stored as `kinds`; each reads as its kind or as unreadable.
     return rows.map(eventFromRow) as Found<K>[];
+  }
+
+  /** The session's newest `available_commands` event, found through its own index (switching asks). */
+  latestCommands(sessionId: string): Found<'available_commands'> | undefined {
+    const row = this.stmts.latestCommands.get(sessionId) as EventRow | undefined;
+    return row ? (eventFromRow(row) as Found<'available_commands'>) : undefined;
   }
 
   countOfKind(sessionId: string, kind: EventKind): number {

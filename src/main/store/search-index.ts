@@ -1,7 +1,8 @@
 import type { Db } from './db';
 import type { SearchHitT, SessionEventT, SnippetPartT } from '../../shared/contract';
 import { ftsQuery } from './search-query';
-import { HIT_END, HIT_START, searchableText, searchableTextOfRow } from './search-text';
+import { eventFromRow } from './events.repo';
+import { HIT_END, HIT_START, searchableText } from './search-text';
 
 /** Words of context a snippet shows around the hit. */
 const SNIPPET_TOKENS = 16;
@@ -68,7 +69,8 @@ export class SearchIndex {
     let next = Math.min(0, (this.stmts.lowestId.get() as { id: number | null }).id ?? 0) - 1;
     let added = 0;
     for (const r of rows) {
-      const text = searchableTextOfRow(r.kind, r.payload);
+      // Read as the transcript reads it: one definition of what a row says (an unreadable row has no text).
+      const text = searchableText(eventFromRow({ ...r, at: 0 }));
       if (text === undefined) continue;
       this.stmts.docWithId.run(next, r.session_id, r.seq);
       this.stmts.text.run(next, text);

@@ -36,16 +36,3 @@ export function searchableText(e: SessionEventT): string | undefined {
   // The snippet markers must only ever come from FTS5, so a stored one is blanked.
   return MARKERS.test(text) ? text.replace(MARKERS, ' ') : text;
 }
-
-/** The same text from a stored row (the backfill reads rows, not parsed events). */
-export function searchableTextOfRow(kind: string, payload: string): string | undefined {
-  let parsed: { text?: unknown; title?: unknown };
-  try {
-    parsed = JSON.parse(payload) as { text?: unknown; title?: unknown };
-  } catch {
-    return undefined;
-  }
-  const raw = kind === 'tool_call' || kind === 'tool_call_update' ? parsed.title : parsed.text;
-  if (typeof raw !== 'string' || !/\S/.test(raw)) return undefined;
-  return raw.replace(MARKERS, ' ');
-}

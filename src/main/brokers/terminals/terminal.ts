@@ -1,6 +1,6 @@
 import { spawn as nodeSpawn, type ChildProcess } from 'node:child_process';
 import type { TerminalExit } from '../../../shared/contract';
-import { signalGroup } from '../process-info';
+import { signalProcessTree } from '../process-info';
 import { OutputBuffer } from './output-buffer';
 
 export type TerminalSpawn = typeof nodeSpawn;
@@ -103,12 +103,6 @@ export class Terminal {
 
   private signal(signal: NodeJS.Signals): void {
     const pid = this.child.pid;
-    if (pid === undefined) return;
-    if (signalGroup(pid, signal)) return;
-    try {
-      this.child.kill(signal);
-    } catch {
-      // Already gone.
-    }
+    if (pid !== undefined) signalProcessTree(pid, signal);
   }
 }

@@ -134,6 +134,13 @@ describe('migrations', () => {
     expect(db.prepare(`SELECT COUNT(*) AS n FROM drafts`).get()).toEqual({ n: 0 });
   });
 
+  it('0011 indexes only the command-list rows of the transcript', () => {
+    const db = freshDb();
+    expect(migrate(db, 11)).toBe(11);
+    const index = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'events_available_commands'`).get() as { sql: string } | undefined;
+    expect(index?.sql).toContain("WHERE kind = 'available_commands'");
+  });
+
   it('is idempotent: running again changes nothing', () => {
     const db = freshDb();
     migrate(db);
