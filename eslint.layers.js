@@ -16,28 +16,42 @@
 const inside = (folder) => `(^|/)${folder}/`;
 
 /** The parts of the main process, by folder under src/main/. */
-const MAIN_PARTS = ['host', 'sessions', 'brokers', 'permissions', 'reaper', 'store', 'transport', 'app', 'cli', 'util', 'test-support'];
+const MAIN_PARTS = ['host', 'catalogue', 'datadir', 'workspace', 'sessions', 'brokers', 'permissions', 'reaper', 'store', 'transport', 'app', 'cli', 'util', 'test-support'];
 
 /**
  * What each part of the main process may import besides itself, `src/shared`, npm packages
- * and Node. `host-port` is the host's port to the transports: `host/client.ts` (`HostPort`) and
+ * and Node. `host-port` is the host's port to the transports: `host/host-port.ts` (`HostPort`) and
  * `host/dispatch.ts` (validation + one handler per command), nothing else of the host.
  */
 const MAY_IMPORT = {
-  host: ['sessions', 'brokers', 'permissions', 'reaper', 'store', 'util'],
-  sessions: ['brokers', 'permissions', 'store', 'util'],
+  host: ['catalogue', 'datadir', 'workspace', 'sessions', 'brokers', 'permissions', 'reaper', 'store', 'util'],
+  // The agents a session can use: known, detected, tested (on a probe), signed in, their secrets.
+  catalogue: ['sessions', 'brokers', 'store', 'util'],
+  // The data folder: its paths, lock, settings and the health of the database file.
+  datadir: ['store', 'util'],
+  // Folders, file search, git: sessions ask it for a working folder; it never knows sessions.
+  workspace: ['store', 'util'],
+  sessions: ['workspace', 'brokers', 'permissions', 'store', 'util'],
   brokers: ['store', 'util'],
   permissions: ['store', 'util'],
   reaper: ['util'],
   store: ['util'],
   transport: ['host-port', 'util'],
-  app: ['host', 'transport', 'util'],
+  app: ['host', 'datadir', 'transport', 'util'],
   // src/main/cli/ (argument parsing) and src/main/cli.ts (`switchboard serve`, beside it).
-  cli: ['host', 'util'],
-  'cli.ts': ['cli', 'host', 'transport', 'util'],
+  cli: ['host', 'datadir', 'util'],
+  'cli.ts': ['cli', 'host', 'datadir', 'transport', 'util'],
   util: [],
   // Test helpers assemble real hosts, pools and stores; they never open a window.
   'test-support': MAIN_PARTS.filter((part) => part !== 'app'),
+};
+
+/**
+ * Types a part may take from a folder it may not import: the shell implements the host's ports
+ * to the machine (a `SecretBox` sealed by safeStorage, the system's `FolderPicker`).
+ */
+const PORT_TYPES = {
+  app: ['catalogue', 'workspace'],
 };
 
 /** Tests may use what their folder may, plus the test helpers and a real SQLite store. */
@@ -62,7 +76,11 @@ function mainPart(name, may, { allowElectron = false } = {}) {
   for (const part of MAIN_PARTS) {
     if (part === name || may.includes(part)) continue;
     if (part === 'host' && may.includes('host-port')) {
-      patterns.push(deny('(^|/)host/(?!(client|dispatch)$)', `src/main/${name} may import only the host's port (host/client, host/dispatch).`));
+      patterns.push(deny('(^|/)host/(?!(host-port|dispatch)$)', `src/main/${name} may import only the host's port (host/host-port, host/dispatch).`));
+      continue;
+    }
+    if (PORT_TYPES[name]?.includes(part)) {
+      patterns.push(deny(inside(part), `src/main/${name} may take only types from src/main/${part} (the ports it implements).`, { allowTypeImports: true }));
       continue;
     }
     if (part === 'test-support') patterns.push(testSupport);
@@ -94,6 +112,9 @@ const IPC = 'src/main/transport/electron-ipc';
 
 const mainConfigs = [
   ...mainLayer('host', 'src/main/host', MAY_IMPORT.host),
+  ...mainLayer('catalogue', 'src/main/catalogue', MAY_IMPORT.catalogue),
+  ...mainLayer('datadir', 'src/main/datadir', MAY_IMPORT.datadir),
+  ...mainLayer('workspace', 'src/main/workspace', MAY_IMPORT.workspace),
   ...mainLayer('sessions', 'src/main/sessions', MAY_IMPORT.sessions),
   ...mainLayer('brokers', 'src/main/brokers', MAY_IMPORT.brokers),
   ...mainLayer('permissions', 'src/main/permissions', MAY_IMPORT.permissions),

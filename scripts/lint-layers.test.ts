@@ -43,16 +43,36 @@ const wrong: [string, string, string][] = [
   // host ↛ transport, app, cli
   ['src/main/host/session-host.ts', value('../transport/ws-server'), 'host → transport'],
   ['src/main/host/session-host.ts', value('../app/windows'), 'host → app'],
-  ['src/main/host/settings.ts', value('../cli/parse-args'), 'host → cli folder'],
-  ['src/main/host/settings.ts', value('../cli'), 'host → cli.ts'],
+  ['src/main/host/session-host.ts', value('../cli/parse-args'), 'host → cli folder'],
+  ['src/main/host/session-host.ts', value('../cli'), 'host → cli.ts'],
+  // catalogue ↛ host, datadir, workspace, permissions, transport, app
+  ['src/main/catalogue/agent-catalogue.ts', value('../host/session-host'), 'catalogue → host'],
+  ['src/main/catalogue/agent-catalogue.ts', value('../datadir/paths'), 'catalogue → datadir'],
+  ['src/main/catalogue/agent-catalogue.ts', value('../workspace/folders'), 'catalogue → workspace'],
+  ['src/main/catalogue/agent-catalogue.ts', value('../permissions/permission-gate'), 'catalogue → permissions'],
+  ['src/main/catalogue/agent-catalogue.ts', value('../app/main'), 'catalogue → app'],
+  // datadir ↛ sessions, brokers, catalogue, host
+  ['src/main/datadir/settings.ts', value('../sessions/session-service'), 'datadir → sessions'],
+  ['src/main/datadir/settings.ts', value('../brokers/broker'), 'datadir → brokers'],
+  ['src/main/datadir/settings.ts', value('../catalogue/agent-catalogue'), 'datadir → catalogue'],
+  ['src/main/datadir/settings.ts', value('../host/session-host'), 'datadir → host'],
+  // workspace ↛ sessions, brokers, catalogue, host (sessions ask it; it never knows them)
+  ['src/main/workspace/folders.ts', value('../sessions/session-service'), 'workspace → sessions'],
+  ['src/main/workspace/folders.ts', value('../brokers/broker'), 'workspace → brokers'],
+  ['src/main/workspace/folders.ts', value('../catalogue/agent-catalogue'), 'workspace → catalogue'],
+  ['src/main/workspace/folders.ts', value('../host/session-host'), 'workspace → host'],
   // sessions ↛ host, transport, app, reaper
-  ['src/main/sessions/session-service.ts', value('../host/paths'), 'sessions → host'],
+  ['src/main/sessions/session-service.ts', value('../host/session-host'), 'sessions → host'],
+  ['src/main/sessions/session-service.ts', value('../catalogue/agent-catalogue'), 'sessions → catalogue'],
+  ['src/main/sessions/session-service.ts', value('../datadir/paths'), 'sessions → datadir'],
   ['src/main/sessions/session-service.ts', value('../transport/ws-server'), 'sessions → transport'],
   ['src/main/sessions/session-service.ts', value('../app/main'), 'sessions → app'],
   ['src/main/sessions/session-service.ts', value('../reaper/idle-reaper'), 'sessions → reaper'],
   // brokers ↛ sessions, host, permissions, reaper, transport
   ['src/main/brokers/broker.ts', value('../sessions/live-session'), 'brokers → sessions'],
-  ['src/main/brokers/broker-pool.ts', value('../host/agents'), 'brokers → host'],
+  ['src/main/brokers/broker-pool.ts', value('../host/session-host'), 'brokers → host'],
+  ['src/main/brokers/broker-pool.ts', value('../catalogue/demo-agent'), 'brokers → catalogue'],
+  ['src/main/brokers/broker-pool.ts', value('../workspace/folders'), 'brokers → workspace'],
   ['src/main/brokers/broker.ts', value('../permissions/permission-gate'), 'brokers → permissions'],
   ['src/main/brokers/broker.ts', value('../reaper/idle-reaper'), 'brokers → reaper'],
   ['src/main/brokers/broker.ts', value('../transport/window-sender'), 'brokers → transport'],
@@ -86,6 +106,8 @@ const wrong: [string, string, string][] = [
   // app ↛ the services below the host; cli ↛ transport
   ['src/main/app/main.ts', value('../sessions/session-service'), 'app → sessions'],
   ['src/main/app/main.ts', value('../store/store'), 'app → store'],
+  ['src/main/app/safe-storage-box.ts', value('../catalogue/secret-box'), 'app → catalogue values'],
+  ['src/main/app/folder-picker.ts', value('../workspace/folders'), 'app → workspace values'],
   ['src/main/cli/parse-args.ts', value('../transport/ws-server'), 'cli folder → transport'],
   // electron: only app and the IPC transport
   ['src/main/transport/ws-server.ts', value('electron'), 'ws transport → electron'],
@@ -93,7 +115,7 @@ const wrong: [string, string, string][] = [
   ['src/main/cli.ts', value('electron'), 'cli → electron'],
   ['src/agents/demo/agent-app.ts', value('electron'), 'agents → electron'],
   // shared ↛ everything but zod
-  ['src/shared/contract.ts', value('../main/host/client'), 'shared → main'],
+  ['src/shared/contract.ts', value('../main/host/host-port'), 'shared → main'],
   ['src/shared/contract.ts', value('../renderer/src/lib/diff'), 'shared → renderer'],
   ['src/shared/contract.ts', value('../preload/index'), 'shared → preload'],
   ['src/shared/contract.ts', value('../agents/demo/options'), 'shared → agents'],
@@ -102,11 +124,11 @@ const wrong: [string, string, string][] = [
   // preload ↛ everything but electron and shared/channels (contract: types only)
   ['src/preload/index.ts', value('../shared/contract'), 'preload → contract values'],
   ['src/preload/index.ts', value('zod'), 'preload → zod'],
-  ['src/preload/index.ts', value('../main/host/client'), 'preload → main'],
+  ['src/preload/index.ts', value('../main/host/host-port'), 'preload → main'],
   ['src/preload/index.ts', value('../renderer/src/lib/diff'), 'preload → renderer'],
   ['src/preload/index.ts', value('node:path'), 'preload → Node'],
   // agents ↛ main, renderer, shared
-  ['src/agents/demo/agent-app.ts', value('../../main/host/agents'), 'agents → main'],
+  ['src/agents/demo/agent-app.ts', value('../../main/catalogue/demo-agent'), 'agents → main'],
   ['src/agents/demo/agent-app.ts', value('../../renderer/src/lib/diff'), 'agents → renderer'],
   ['src/agents/demo/agent-app.ts', value('../../shared/contract'), 'agents → shared'],
   // product code ↛ test helpers
@@ -116,7 +138,7 @@ const wrong: [string, string, string][] = [
   // tests keep their folder's arrows; test helpers never open a window
   ['src/main/sessions/routing.test.ts', value('../host/session-host'), 'sessions test → host'],
   ['src/main/store/event-log.test.ts', value('../sessions/state-machine'), 'store test → sessions'],
-  ['src/renderer/src/store/selectors.test.ts', value('../../../main/host/client'), 'renderer test → main'],
+  ['src/renderer/src/store/selectors.test.ts', value('../../../main/host/host-port'), 'renderer test → main'],
   ['src/main/test-support/host-harness.ts', value('../app/windows'), 'test-support → app'],
 ];
 
@@ -124,14 +146,25 @@ const wrong: [string, string, string][] = [
 const allowed: [string, string, string][] = [
   ['src/renderer/src/store/app-store.ts', value('../../../shared/contract'), 'renderer → shared'],
   ['src/main/host/session-host.ts', value('../sessions/session-service'), 'host → sessions'],
-  ['src/main/host/session-host.ts', value('./agents'), 'host → its own agents.ts'],
+  ['src/main/host/session-host.ts', value('./dispatch'), 'host → itself'],
+  ['src/main/host/session-host.ts', value('../catalogue/agent-catalogue'), 'host → catalogue'],
+  ['src/main/host/session-host.ts', value('../datadir/paths'), 'host → datadir'],
+  ['src/main/host/session-host.ts', value('../workspace/folders'), 'host → workspace'],
+  ['src/main/catalogue/agent-tester.ts', value('../brokers/broker-pool'), 'catalogue → brokers'],
+  ['src/main/catalogue/agent-tester.ts', value('../sessions/auth-request'), 'catalogue → sessions'],
+  ['src/main/datadir/storage-health.ts', value('../store/storage-errors'), 'datadir → store'],
+  ['src/main/workspace/file-search.ts', value('../util/clock'), 'workspace → util'],
+  ['src/main/sessions/session-service.ts', value('../workspace/folders'), 'sessions → workspace'],
+  ['src/main/app/safe-storage-box.ts', typeOnly('../catalogue/secret-box'), 'app → the SecretBox port type'],
+  ['src/main/app/folder-picker.ts', typeOnly('../workspace/folders'), 'app → the FolderPicker port type'],
+  ['src/main/app/main.ts', value('../datadir/paths'), 'app → datadir'],
   ['src/main/sessions/session-service.ts', value('../brokers/broker'), 'sessions → brokers'],
   ['src/main/sessions/session-service.ts', value('../permissions/permission-gate'), 'sessions → permissions'],
   ['src/main/brokers/broker-pool.ts', value('../store/brokers.repo'), 'brokers → store'],
   ['src/main/permissions/permission-gate.ts', value('../store/permissions.repo'), 'permissions → store'],
   ['src/main/reaper/idle-reaper.ts', value('../util/timer-queue'), 'reaper → util'],
   ['src/main/store/event-log.ts', value('../util/clock'), 'store → util'],
-  ['src/main/transport/ws-server.ts', value('../host/client'), "transport → the host's port"],
+  ['src/main/transport/ws-server.ts', value('../host/host-port'), "transport → the host's port"],
   ['src/main/transport/ws-server.ts', value('../host/dispatch'), "transport → the host's dispatcher"],
   ['src/main/transport/electron-ipc.ts', value('electron'), 'IPC transport → electron'],
   ['src/main/app/main.ts', value('electron'), 'app → electron'],

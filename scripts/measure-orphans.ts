@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { dataPaths } from '../src/main/host/paths';
+import { dataPaths } from '../src/main/datadir/paths';
 import { agentFootprint, isLive, killAll, markedAgentProcesses, markedProcesses, waitUntil, watchdogOf } from '../src/main/test-support/processes';
 import { startServe, WsClient } from '../src/main/test-support/serve-process';
 import { tempDir } from '../src/main/test-support/temp-dir';

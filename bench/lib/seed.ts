@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { dataPaths } from '../../src/main/host/paths';
+import { dataPaths } from '../../src/main/datadir/paths';
 import { EventLog } from '../../src/main/store/event-log';
 import { Store } from '../../src/main/store/store';
 import { systemClock } from '../../src/main/util/clock';

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from './cli';
 import { parseArgs, UsageError } from './cli/parse-args';
-import { DEFAULT_SETTINGS, normaliseSettings, parseDuration } from './host/settings';
+import { DEFAULT_SETTINGS, normaliseSettings, parseDuration } from './datadir/settings';
 import { MAX_TIMER_MS } from './util/clock';
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataPaths } from './host/paths';
+import { dataPaths } from './datadir/paths';
 import { agentFootprint, demoAgents, isLive, killAll, listProcesses, markedAgentProcesses, markedProcesses, openFiles, waitUntil, watchdogOf } from './test-support/processes';
 import { startServe, WsClient, type ServeProcess } from './test-support/serve-process';
 import { tempDir } from './test-support/temp-dir';

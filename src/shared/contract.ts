@@ -6,13 +6,13 @@
  */
 import { z } from 'zod';
 import { WireErrorDetails, ErrorCode } from './errors';
-import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './agents';
+import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './catalogue';
 import { FileMatches, PromptBlocks, PromptCapabilities, SearchFiles } from './prompt';
 import { ControlTarget, SessionControls } from './session-controls';
 import { AuthRequest, AvailableCommand, PermissionOption, SessionEvent, StateReason, TerminalExit, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
 
 export * from './events';
-export * from './agents';
+export * from './catalogue';
 export * from './prompt';
 export * from './session-controls';
 export { ErrorCode, WireErrorDetails } from './errors';

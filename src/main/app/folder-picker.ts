@@ -1,5 +1,5 @@
 import { BrowserWindow, dialog } from 'electron';
-import type { FolderPicker } from '../host/folders';
+import type { FolderPicker } from '../workspace/folders';
 
 /**
  * The host's folder picker in the desktop app: the system's folder chooser, attached to the

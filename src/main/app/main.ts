@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, dialog, ipcMain, Menu, session } from 'electron';
-import { defaultDataDir } from '../host/paths';
+import { defaultDataDir } from '../datadir/paths';
 import { SessionHost } from '../host/session-host';
 import { ElectronIpcTransport, rendererUrlMatcher } from '../transport/electron-ipc';
 import { createLogger } from '../util/log';

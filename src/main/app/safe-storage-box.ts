@@ -1,5 +1,5 @@
 import { safeStorage } from 'electron';
-import type { SecretBox } from '../host/secret-box';
+import type { SecretBox } from '../catalogue/secret-box';
 
 /**
  * Agents' secrets sealed with the OS keychain (Keychain, DPAPI, libsecret/kwallet). Linux's

@@ -3,10 +3,10 @@
  * the message (the host's) names the file and what to do. Kept free of Electron so it is
  * tested as it is; `main.ts` passes the result to `dialog.showErrorBox`.
  */
+import { StorageProblem, type StorageProblemT } from '../../shared/contract';
 import { isAppError } from '../../shared/errors';
-import { StorageError } from '../host/storage-health';
 
-const STORAGE_TITLES: Record<StorageError['problem'], string> = {
+const STORAGE_TITLES: Record<StorageProblemT, string> = {
   disk_full: 'Switchboard cannot save: the disk is full',
   unwritable: 'Switchboard cannot write to its data folder',
   corrupt: 'Switchboard’s database is damaged',
@@ -15,7 +15,9 @@ const STORAGE_TITLES: Record<StorageError['problem'], string> = {
 
 export function startFailureDialog(err: unknown): { title: string; message: string } {
   const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof StorageError) return { title: STORAGE_TITLES[err.problem], message };
+  // A storage failure carries its kind (the host's StorageError); read it as data, not by class.
+  const problem = isAppError(err) && err.code === 'storage_failed' ? StorageProblem.safeParse((err as { problem?: unknown }).problem) : undefined;
+  if (problem?.success) return { title: STORAGE_TITLES[problem.data], message };
   // The code, not the message: another host (a window app or `serve`) holds the data dir.
   const code = isAppError(err) ? err.code : (err as { code?: unknown } | null)?.code;
   if (code === 'already_exists') return { title: 'Switchboard is already running', message };

@@ -5,7 +5,7 @@
  */
 import type { SessionViewT } from '../../shared/contract';
 import { isWaitingForPerson } from '../../shared/waiting';
-import type { ClientHandle, HostPort } from '../host/client';
+import type { ClientHandle, HostPort } from '../host/host-port';
 import type { Disposable } from '../util/lifecycle';
 import type { Logger } from '../util/log';
 

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import type { AgentDefinition } from './agent-definition';
-import { BROKER_ENV, groupAlive, killMarked, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from './process-info';
+import { BROKER_ENV, groupAlive, killMarked, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from '../util/process-info';
 
 export type SpawnFn = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 export const defaultSpawn: SpawnFn = (command, args, options) => nodeSpawn(command, [...args], options);

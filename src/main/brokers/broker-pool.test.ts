@@ -8,7 +8,7 @@ import { ShiftableClock } from '../test-support/shiftable-clock';
 import { tempDir } from '../test-support/temp-dir';
 import type { AgentDefinition } from './agent-definition';
 import type { Broker } from './broker';
-import { processStartTime } from './process-info';
+import { processStartTime } from '../util/process-info';
 
 /** BrokerPool with real demo agent processes and real SQLite: ownership, teardown, crashes. */
 

@@ -8,7 +8,7 @@ import { toDisposable, type Disposable } from '../util/lifecycle';
 import type { Logger } from '../util/log';
 import { sameLaunch, type AgentDefinition } from './agent-definition';
 import { Broker, type BrokerExit, type SpawnFn } from './broker';
-import { START_TIME_VERIFIABLE, isAlive, isSameProcess, killMarked, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from './process-info';
+import { START_TIME_VERIFIABLE, isAlive, isSameProcess, killMarked, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from '../util/process-info';
 import type { AgentWatch } from './watchdog/watchdog';
 
 export interface HostIdentity {

@@ -3,15 +3,15 @@ import type { ChildProcess } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from './agent-definition';
-import { AgentLogFeed } from './agent-log';
+import { AgentLogFeed } from './agent-log-feed';
 import { AgentProcess, type AgentProcessOptions, type BrokerExit } from './agent-process';
 import { clientCapabilities, type ClientRequestHandlers } from './client-handlers';
 import { configOptionHandlers } from './config-options';
 import { fsHandlers } from './fs-handlers';
-import { BROKER_ENV } from './process-info';
+import { BROKER_ENV } from '../util/process-info';
 import { terminalHandlers } from './terminal-handlers';
 import { TerminalManager } from './terminals/terminal-manager';
-import { SessionRouter, type SessionSink } from './session-router';
+import { UpdateRouter, type SessionSink } from './update-router';
 import { fastPathStream } from './ingest-fast-path';
 
 export { defaultSpawn, type BrokerExit, type SpawnFn } from './agent-process';
@@ -37,7 +37,7 @@ function describeExit(exit: BrokerExit): string {
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
   return `The agent process ${how}${exit.expected ? ' (stopped by Switchboard)' : ''}`;
 }
-export type { SessionSink } from './session-router';
+export type { SessionSink } from './update-router';
 
 export interface BrokerOptions extends Omit<AgentProcessOptions, 'onDidExit' | 'onStderrLines'> {
   initTimeoutMs: number;
@@ -55,7 +55,7 @@ const CONNECTION_LOSS_GRACE_MS = 1_000;
 /**
  * One agent process and its one long-lived ACP connection, shared by many sessions (ACP
  * session ids). It composes the process and its shutdown ladder (`AgentProcess`), routing by
- * ACP session id (`SessionRouter`) and the client-side request handlers (`fs-handlers.ts`).
+ * ACP session id (`UpdateRouter`) and the client-side request handlers (`fs-handlers.ts`).
  */
 export class Broker {
   readonly id: string;
@@ -71,7 +71,7 @@ export class Broker {
   authMethods: readonly unknown[] = [];
 
   private readonly process: AgentProcess;
-  private readonly router: SessionRouter;
+  private readonly router: UpdateRouter;
   private readonly handlers: readonly ClientRequestHandlers[];
   /** Commands the agent runs through `terminal/*`; each dies with its session or this agent. */
   readonly terminals: TerminalManager;
@@ -81,7 +81,7 @@ export class Broker {
   constructor(private readonly opts: BrokerOptions) {
     this.id = opts.id;
     this.agent = opts.agent;
-    this.router = new SessionRouter(opts.clock);
+    this.router = new UpdateRouter(opts.clock);
     this.logFeed = new AgentLogFeed(opts.clock, opts.logFile);
     this.logFeed.setProtocol(opts.logProtocol ?? false);
     this.process = new AgentProcess({
@@ -181,7 +181,7 @@ export class Broker {
     this.router.unbind(acpSessionId, sink);
   }
 
-  /** A session closed on our side: late output for it is dropped (see SessionRouter). */
+  /** A session closed on our side: late output for it is dropped (see UpdateRouter). */
   closeSession(acpSessionId: string, sink: SessionSink): void {
     if (this.router.sinkFor(acpSessionId) === sink) this.terminals.killSession(acpSessionId);
     this.router.closeSession(acpSessionId, sink);

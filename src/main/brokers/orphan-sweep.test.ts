@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { brokerRows, deadPid, helperOf, owners, PoolTestbed, type PoolFixture } from '../test-support/pool-fixture';
 import { isLive, waitUntil } from '../test-support/processes';
-import { BROKER_ENV, processStartTime } from './process-info';
+import { BROKER_ENV, processStartTime } from '../util/process-info';
 
 /**
  * At start-up the host kills recorded agent processes whose host is gone, verifying pid and

@@ -9,7 +9,7 @@ import { tempDir } from '../test-support/temp-dir';
 import { clientCapabilities, type RequestScope } from './client-handlers';
 import { PATH_REFUSED_CODE } from './confine';
 import { fsHandlers } from './fs-handlers';
-import { BROKER_ENV } from './process-info';
+import { BROKER_ENV } from '../util/process-info';
 import { terminalHandlers } from './terminal-handlers';
 import { OUTPUT_PUSH_MS, TerminalManager } from './terminals/terminal-manager';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SettingsT } from '../../shared/contract';
-import { defaultDataDir } from '../host/paths';
-import { parseDuration } from '../host/settings';
+import { defaultDataDir } from '../datadir/paths';
+import { parseDuration } from '../datadir/settings';
 import type { LogLevel } from '../util/log';
 
 export interface ServeOptions {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commands, WireError } from '../../shared/contract';
 import { startHarness, type Harness } from '../test-support/host-harness';
 import { createDispatcher, type Handlers } from './dispatch';
-import { createHandlers } from './handlers';
+import { createHandlers } from './handlers/index';
 
 let h: Harness | undefined;
 afterEach(async () => {

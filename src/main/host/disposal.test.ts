@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from '../test-support/host-harness';
-import { DataDirLock } from './data-dir-lock';
+import { DataDirLock } from '../datadir/data-dir-lock';
 import { tempDir } from '../test-support/temp-dir';
 import { silentLogger } from '../util/log';
 import { SessionHost } from './session-host';

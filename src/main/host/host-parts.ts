@@ -1,17 +1,17 @@
-import type { TerminalLauncher } from './terminal-launcher';
-import type { FolderPicker } from './folders';
+import type { TerminalLauncher } from '../catalogue/terminal-launcher';
+import type { FolderPicker } from '../workspace/folders';
 import type { DebugInfoT, EventName, EventPayload, SearchProgressT, SettingsT } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
 import type { PermissionGate } from '../permissions/permission-gate';
 import type { SessionService } from '../sessions/session-service';
 import type { EventLog } from '../store/event-log';
-import type { AgentLogs } from './agent-logs';
+import type { AgentLogFollowers } from './agent-log-followers';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
-import type { AgentCatalogue } from './agent-catalogue';
-import type { AgentDetector } from './agent-detection';
-import type { FileSearch } from './file-search';
+import type { AgentCatalogue } from '../catalogue/agent-catalogue';
+import type { AgentDetector } from '../catalogue/agent-detection';
+import type { FileSearch } from '../workspace/file-search';
 
 /** What the command handlers reach of the host. */
 export interface HostParts {
@@ -36,7 +36,7 @@ export interface HostParts {
   agentTestTimeoutMs: number;
   /** An event to one window (a test's progress goes to the window that asked). */
   sendTo<E extends EventName>(clientId: string, event: E, payload: EventPayload<E>): void;
-  agentLogs: AgentLogs;
+  agentLogFollowers: AgentLogFollowers;
   /** The process's figures for `host:info`; only when the host was started for debugging. */
   debugInfo?: () => DebugInfoT;
   /** `files:search` for `@` mentions. */

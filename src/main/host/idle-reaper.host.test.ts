@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionViewT } from '../../shared/contract';
 import type { Broker } from '../brokers/broker';
-import { isAlive } from '../brokers/process-info';
+import { isAlive } from '../util/process-info';
 import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
 import { tempDir } from '../test-support/temp-dir';
 import { MAX_TIMER_MS, systemClock, type Clock } from '../util/clock';

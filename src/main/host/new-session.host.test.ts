@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { demoAgent } from './agents';
+import { demoAgent } from '../catalogue/demo-agent';
 import { scriptedAgent } from '../test-support/scripted-agent';
 import { startHarness, type Harness } from '../test-support/host-harness';
 import { tempDir } from '../test-support/temp-dir';

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PermissionViewT, SessionEventT } from '../../shared/contract';
-import { isAlive } from '../brokers/process-info';
+import { isAlive } from '../util/process-info';
 import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
 import { FakeClock } from '../test-support/fake-clock';
 

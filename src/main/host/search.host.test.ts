@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataPaths } from './paths';
+import { dataPaths } from '../datadir/paths';
 import { Store } from '../store/store';
 import { startHarness, type Harness } from '../test-support/host-harness';
 

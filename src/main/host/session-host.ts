@@ -16,23 +16,24 @@ import { Store } from '../store/store';
 import { systemClock, type Clock } from '../util/clock';
 import { createLogger, type Logger } from '../util/log';
 import { TimerQueue } from '../util/timer-queue';
-import { AgentCatalogue } from './agent-catalogue';
-import { AgentDetector, type DetectionEnv } from './agent-detection';
-import { FileSearch } from './file-search';
-import { AgentLogs } from './agent-logs';
-import { findTerminal, type TerminalLauncher } from './terminal-launcher';
-import type { FolderPicker } from './folders';
-import { demoAgent, loadAgentsFile } from './agents';
-import { plainBox, SecretStore, type SecretBox } from './secret-box';
-import type { ClientHandle, ClientSink, HostPort } from './client';
-import { DataDirLock } from './data-dir-lock';
+import { AgentCatalogue } from '../catalogue/agent-catalogue';
+import { AgentDetector, type DetectionEnv } from '../catalogue/agent-detection';
+import { FileSearch } from '../workspace/file-search';
+import { AgentLogFollowers } from './agent-log-followers';
+import { findTerminal, type TerminalLauncher } from '../catalogue/terminal-launcher';
+import type { FolderPicker } from '../workspace/folders';
+import { demoAgent } from '../catalogue/demo-agent';
+import { loadAgentsFile } from '../catalogue/agents-file';
+import { plainBox, SecretStore, type SecretBox } from '../catalogue/secret-box';
+import type { ClientHandle, ClientSink, HostPort } from './host-port';
+import { DataDirLock } from '../datadir/data-dir-lock';
 import { processFigures } from './debug-info';
-import { StorageHealth } from './storage-health';
+import { StorageHealth } from '../datadir/storage-health';
 import { asStorageError, describeStorageProblem, folderProblemOf, StorageError } from '../store/storage-errors';
 import { createDispatcher } from './dispatch';
-import { createHandlers } from './handlers';
-import { dataPaths } from './paths';
-import { DEFAULT_SETTINGS, normaliseSettings, storedSettings } from './settings';
+import { createHandlers } from './handlers/index';
+import { dataPaths } from '../datadir/paths';
+import { DEFAULT_SETTINGS, normaliseSettings, storedSettings } from '../datadir/settings';
 
 export interface HostOptions {
   /** How a sign-in command opens in a terminal (tests); default: the machine's, desktop app only. */
@@ -97,7 +98,7 @@ export class SessionHost implements HostPort {
   readonly timers: TimerQueue;
   readonly log: Logger;
   readonly catalogue: AgentCatalogue;
-  readonly agentLogs: AgentLogs;
+  readonly agentLogFollowers: AgentLogFollowers;
   readonly storage: StorageHealth;
   readonly searchBackfill: SearchBackfill;
   private readonly clients = new Map<string, ClientSink>();
@@ -201,7 +202,7 @@ export class SessionHost implements HostPort {
     const recovered = this.service.recover();
     if (recovered) this.log.info('sessions ended by the previous run marked recovered', { count: recovered });
     this.reaper = this.createReaper(clock);
-    this.agentLogs = new AgentLogs({
+    this.agentLogFollowers = new AgentLogFollowers({
       pool: this.pool,
       logDir: paths.logs,
       agentOf: (id) => {
@@ -231,7 +232,7 @@ export class SessionHost implements HostPort {
         clock,
         agentTestTimeoutMs: options.agentTestTimeoutMs ?? 30_000,
         sendTo: (clientId, event, payload) => this.clients.get(clientId)?.send(event, payload),
-        agentLogs: this.agentLogs,
+        agentLogFollowers: this.agentLogFollowers,
         ...(options.debugInfo ? { debugInfo: () => processFigures(this.clients.size) } : {}),
         files: new FileSearch({ clock }),
         searchProgress: () => this.searchBackfill.progress(),
@@ -294,7 +295,7 @@ export class SessionHost implements HostPort {
         if (disposed) return;
         disposed = true;
         this.clients.delete(id);
-        this.agentLogs.dropClient(id);
+        this.agentLogFollowers.dropClient(id);
         // After quit began the sessions are ending anyway (and the store may be closed).
         if (this.shutdownPromise) return;
         for (const sessionId of [...this.watchers.sessionsOf(id)]) this.service.unwatch(id, sessionId);
@@ -338,7 +339,7 @@ export class SessionHost implements HostPort {
     const reason = 'host_shutdown';
     return [
       { part: 'reaper', run: () => this.reaper.dispose() },
-      { part: 'agent logs', run: () => this.agentLogs.dispose() },
+      { part: 'agent logs', run: () => this.agentLogFollowers.dispose() },
       { part: 'sessions', budgeted: true, run: () => this.service.closeAll(reason) },
       { part: 'permissions', budgeted: true, run: () => this.gate.dispose() },
       { part: 'agents', budgeted: true, run: () => this.pool.shutdownAll() },

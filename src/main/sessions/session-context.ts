@@ -10,7 +10,7 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import type { TimerQueue } from '../util/timer-queue';
 import { promptCapabilitiesOf } from './prompt-content';
-import { SessionControlsKeeper } from './session-controls';
+import { SessionControlsKeeper } from './controls-keeper';
 import { SessionRegistry } from './session-registry';
 import type { Watchers } from './watchers';
 

@@ -8,7 +8,7 @@ import { recoverSessions } from './recovery';
 import { SessionCloser, type CloseOptions } from './session-closer';
 import { SessionContext, type SessionServiceOptions } from './session-context';
 import type { SessionRegistry } from './session-registry';
-import { SessionRouting, type NewSessionExtra } from './session-routing';
+import { SessionOpener, type NewSessionExtra } from './session-opener';
 import { recordAuthRequired, SignIn } from './sign-in';
 import { ROUTABLE } from './state-machine';
 
@@ -16,7 +16,7 @@ export type { CloseOptions } from './session-closer';
 export type { SessionServiceOptions } from './session-context';
 
 /**
- * Everything a session does, behind one face: creation and routing (`SessionRouting`), the
+ * Everything a session does, behind one face: creation and routing (`SessionOpener`), the
  * per-session prompt queue and its turn (`PromptQueue`), closing and crash handling
  * (`SessionCloser`). The stored state is the single source of truth for routing.
  */
@@ -25,7 +25,7 @@ export class SessionService {
   private readonly ctx: SessionContext;
   private readonly prompts: PromptQueue;
   private readonly closer: SessionCloser;
-  private readonly routing: SessionRouting;
+  private readonly opener: SessionOpener;
   private readonly signIn: SignIn;
 
   constructor(o: SessionServiceOptions) {
@@ -35,12 +35,12 @@ export class SessionService {
       endWaiting: (id, reason) => this.prompts.endWaiting(id, reason),
       waitingSessions: () => this.prompts.waitingSessions(),
     });
-    this.routing = new SessionRouting(this.ctx, this.closer, {
+    this.opener = new SessionOpener(this.ctx, this.closer, {
       isRunning: (id) => this.prompts.isRunning(id),
       turnStartedAt: (id) => this.prompts.turnStartedAt(id),
     });
     this.prompts = new PromptQueue(this.ctx, {
-      ensureLive: (id, retry): Promise<LiveSession> => this.routing.ensureLive(id, retry),
+      ensureLive: (id, retry): Promise<LiveSession> => this.opener.ensureLive(id, retry),
       authRequired: (id, error, broker) => {
         recordAuthRequired(this.ctx, id, broker.agent, error, 'prompt', broker);
       },
@@ -121,7 +121,7 @@ export class SessionService {
     let live = this.registry.get(sessionId);
     // Not on the work queue when live: a mode may change while a turn runs (ACP allows it).
     if (!(live && ROUTABLE.includes(row.state) && live.broker?.isAlive && live.acpSessionId)) {
-      live = await this.registry.enqueue(sessionId, () => this.routing.ensureLive(sessionId));
+      live = await this.registry.enqueue(sessionId, () => this.opener.ensureLive(sessionId));
     }
     return this.ctx.controls.set(live, target, value);
   }
@@ -138,7 +138,7 @@ export class SessionService {
   }
 
   view(row: SessionRow): SessionViewT {
-    return this.routing.view(row);
+    return this.opener.view(row);
   }
 
   row(id: string): SessionRow {
@@ -146,7 +146,7 @@ export class SessionService {
   }
 
   create(id: string, agentId: string, cwd: string, extra: NewSessionExtra = {}): SessionViewT {
-    return this.routing.create(id, agentId, cwd, extra);
+    return this.opener.create(id, agentId, cwd, extra);
   }
 
   send(sessionId: string, clientMessageId: string, text: string, retry = false, content: readonly PromptBlock[] = []): { duplicate: boolean } {
@@ -170,20 +170,20 @@ export class SessionService {
   }
 
   isOpen(sessionId: string): boolean {
-    return this.routing.isOpen(sessionId);
+    return this.opener.isOpen(sessionId);
   }
 
   watch(clientId: string, sessionId: string): void {
-    this.routing.watch(clientId, sessionId);
+    this.opener.watch(clientId, sessionId);
   }
 
   unwatch(clientId: string, sessionId: string): void {
-    this.routing.unwatch(clientId, sessionId);
+    this.opener.unwatch(clientId, sessionId);
   }
 
   /** Subscribes the window to `sessionId`, answers with its state, then unwatches `fromSessionId`. */
   switchTo(clientId: string, sessionId: string, fromSessionId?: string): SwitchResultT {
-    return this.routing.switchTo(clientId, sessionId, fromSessionId);
+    return this.opener.switchTo(clientId, sessionId, fromSessionId);
   }
 
   close(sessionId: string, reason: StateReason, options: CloseOptions = {}): Promise<boolean> {

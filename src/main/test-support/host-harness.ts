@@ -10,7 +10,7 @@ import type {
   SessionStateT,
   SessionViewT,
 } from '../../shared/contract';
-import { dataPaths } from '../host/paths';
+import { dataPaths, type DataPaths } from '../datadir/paths';
 import { SessionHost, type HostOptions } from '../host/session-host';
 import { silentLogger } from '../util/log';
 import { tempDir } from './temp-dir';
@@ -160,6 +160,8 @@ export interface Harness {
   dataDir: string;
   /** The host's SQLite file, for a test that writes rows while the host is down. */
   database: string;
+  /** Every file of the data dir (database, secrets, agents.json, logs). */
+  paths: DataPaths;
   host: SessionHost;
   /** Every stored event of a session, after writing out what is queued. */
   stored(sessionId: string): SessionEventT[];
@@ -179,6 +181,7 @@ export async function startHarness(options: Partial<HostOptions> = {}): Promise<
   const h: Harness = {
     dataDir: dir.path,
     database: dataPaths(dir.path).database,
+    paths: dataPaths(dir.path),
     host: await make(),
     stored(sessionId) {
       h.host.eventLog.flush();

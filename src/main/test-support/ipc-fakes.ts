@@ -3,7 +3,7 @@
  * what reaches it: the IPC transport's sender checks and client lifecycle without Electron.
  */
 import type { Result } from '../../shared/contract';
-import type { ClientHandle, ClientSink, HostPort } from '../host/client';
+import type { ClientHandle, ClientSink, HostPort } from '../host/host-port';
 import type { FrameLike, InvokeEventLike, IpcMainLike, NavigationDetailsLike, WebContentsLike } from '../transport/electron-ipc';
 
 /** The renderer document a packaged app loads. */

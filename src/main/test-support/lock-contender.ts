@@ -9,7 +9,7 @@
  * The go file holds the first instant (ms since the epoch) and the gap between rounds.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { DataDirLock } from '../host/data-dir-lock';
+import { DataDirLock } from '../datadir/data-dir-lock';
 
 const [goFile, ...lockFiles] = process.argv.slice(2) as [string, ...string[]];
 const tick = new Int32Array(new SharedArrayBuffer(4));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import { defaultSpawn, type Broker } from '../brokers/broker';
 import { BrokerPool, type BrokerPoolOptions } from '../brokers/broker-pool';
-import { demoAgent } from '../host/agents';
+import { demoAgent } from '../catalogue/demo-agent';
 import { Store } from '../store/store';
 import { systemClock, type Clock } from '../util/clock';
 import { silentLogger } from '../util/log';

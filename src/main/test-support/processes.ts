@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { processesMarkedWith } from '../brokers/process-info';
+import { processesMarkedWith } from '../util/process-info';
 
 /**
  * Real processes, as tests count them (Linux /proc). Zombies are dead: an orphan killed in a

@@ -1,5 +1,5 @@
 import type { AgentDefinition } from '../brokers/agent-definition';
-import { demoAgent } from '../host/agents';
+import { demoAgent } from '../catalogue/demo-agent';
 
 /**
  * A launcher in front of an agent, as real agents are started: it runs the agent as a child

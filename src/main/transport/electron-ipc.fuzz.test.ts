@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandChannel, commandNames, type Result } from '../../shared/contract';
 import { ErrorCode } from '../../shared/errors';
-import type { HostPort } from '../host/client';
+import type { HostPort } from '../host/host-port';
 import { contractRequest } from '../test-support/contract-fuzz';
 import { fuzzSettings, fuzzTimeout } from '../test-support/fuzz';
 import { startHarness, type Harness } from '../test-support/host-harness';

@@ -9,7 +9,7 @@
  */
 import { commandNames, eventChannel, commandChannel, type Result } from '../../shared/contract';
 import { toWireError } from '../../shared/errors';
-import type { ClientHandle, HostPort } from '../host/client';
+import type { ClientHandle, HostPort } from '../host/host-port';
 import type { Disposable } from '../util/lifecycle';
 
 /** The parts of Electron's `WebFrameMain` the sender check reads. */

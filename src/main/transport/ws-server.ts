@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WsRequest } from '../../shared/contract';
 import type { z } from 'zod';
-import type { HostPort } from '../host/client';
+import type { HostPort } from '../host/host-port';
 import type { Logger } from '../util/log';
 import { readStatic } from './static-files';
 import { WindowSender } from './window-sender';

@@ -1,6 +1,6 @@
 import { spawn as nodeSpawn, type ChildProcess } from 'node:child_process';
 import type { TerminalExit } from '../../../shared/contract';
-import { signalProcessTree } from '../process-info';
+import { signalProcessTree } from '../../util/process-info';
 import { OutputBuffer } from './output-buffer';
 
 export type TerminalSpawn = typeof nodeSpawn;

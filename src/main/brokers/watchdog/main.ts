@@ -10,7 +10,7 @@
  * Logs (only when it acts) go to stderr, which the host points at `<data dir>/logs/watchdog.log`.
  */
 import { createInterface } from 'node:readline';
-import { isAlive, isSameProcess } from '../process-info';
+import { isAlive, isSameProcess } from '../../util/process-info';
 import { decodeMessage, type WatchedAgent } from './protocol';
 import { reap } from './reap';
 

@@ -3,7 +3,7 @@ import { deadPid, helperOf, PoolTestbed } from '../../test-support/pool-fixture'
 import { demoAgent } from '../../test-support/demo-agent';
 import { isLive } from '../../test-support/processes';
 import { tempDir } from '../../test-support/temp-dir';
-import { BROKER_ENV, processStartTime } from '../process-info';
+import { BROKER_ENV, processStartTime } from '../../util/process-info';
 import type { WatchedAgent } from './protocol';
 import { reap, targetOf } from './reap';
 

@@ -1,4 +1,4 @@
-import { groupAlive, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from '../process-info';
+import { groupAlive, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from '../../util/process-info';
 import type { WatchedAgent } from './protocol';
 
 /** What the watchdog may signal for one recorded agent. */

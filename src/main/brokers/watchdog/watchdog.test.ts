@@ -5,7 +5,7 @@ import { demoAgent } from '../../test-support/demo-agent';
 import { helperOf, PoolTestbed } from '../../test-support/pool-fixture';
 import { isLive, killAll, waitUntil } from '../../test-support/processes';
 import { tempDir } from '../../test-support/temp-dir';
-import { BROKER_ENV, processStartTime } from '../process-info';
+import { BROKER_ENV, processStartTime } from '../../util/process-info';
 import { encodeMessage, type WatchedAgent } from './protocol';
 import { Watchdog, watchdogEntry } from './watchdog';
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Disposable } from '../../util/lifecycle';
 import type { Logger } from '../../util/log';
-import { processStartTime } from '../process-info';
+import { processStartTime } from '../../util/process-info';
 import { encodeMessage, type WatchdogMessage, type WatchedAgent } from './protocol';
 
 /** Who hears of each agent process from its spawn until its group is gone (BrokerPool). */

@@ -125,7 +125,7 @@ export class AgentLogFeed implements Disposable {
 
   /**
    * Resolves when everything emitted so far is in the file. Read the file in the same
-   * synchronous step as the resolution's continuation checks `flushed` (see AgentLogs).
+   * synchronous step as the resolution's continuation checks `flushed` (see AgentLogFollowers).
    */
   async whenFlushed(): Promise<void> {
     while (this.unwritten > 0) await new Promise<void>((resolve) => this.onWritten.push(resolve));

@@ -22,7 +22,7 @@ const MAX_CLOSED_IDS = 256;
  * Updates for an id that is not bound yet (sent while `session/new` is in flight) are held
  * and handed over on bind; those for an id closed on our side are dropped.
  */
-export class SessionRouter {
+export class UpdateRouter {
   private readonly sinks = new Map<string, SessionSink>();
   private readonly closedIds = new Set<string>();
   private readonly unclaimed = new Map<string, { at: number; updates: acp.SessionNotification[] }>();

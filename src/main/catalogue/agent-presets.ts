@@ -1,4 +1,4 @@
-import type { AgentPresetViewT } from '../../shared/agents';
+import type { AgentPresetViewT } from '../../shared/catalogue';
 import type { AgentDetector } from './agent-detection';
 
 /**

@@ -5,8 +5,7 @@ import { spyAcp } from '../test-support/acp-spy';
 import { captureLogger, type LogEntry } from '../test-support/capture-logger';
 import { DEMO_KEY } from '../test-support/demo-agent';
 import { startHarness, type Harness } from '../test-support/host-harness';
-import { demoAgent } from './agents';
-import { dataPaths } from './paths';
+import { demoAgent } from './demo-agent';
 
 
 let h: Harness | undefined;
@@ -20,7 +19,7 @@ afterEach(async () => {
 async function lockedAgent(entries: LogEntry[] = []): Promise<{ h: Harness; w: ReturnType<Harness['window']> }> {
   delete process.env[DEMO_KEY];
   h = await startHarness({ log: captureLogger(entries) });
-  const demo = demoAgent(dataPaths(h.dataDir).demoAgent);
+  const demo = demoAgent(h.paths.demoAgent);
   const w = h.window();
   await w.call('agents:save', {
     id: 'locked',
@@ -75,7 +74,7 @@ describe('agents:signin: sign-in from the agent in Settings', () => {
     expect(JSON.stringify(w.events)).not.toContain(SECRET);
     expect(JSON.stringify(entries)).not.toContain(SECRET);
     h.host.eventLog.flush();
-    expect(readFileSync(dataPaths(h.dataDir).database).includes(SECRET)).toBe(false);
+    expect(readFileSync(h.paths.database).includes(SECRET)).toBe(false);
   });
 
   it('refuses a terminal method with the exact command, and a method the agent does not list', async () => {

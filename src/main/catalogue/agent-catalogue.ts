@@ -1,5 +1,5 @@
-import type { AgentListT, AgentTestResultT, AgentViewT, SaveAgentT } from '../../shared/agents';
-import { AgentTestResult } from '../../shared/agents';
+import type { AgentListT, AgentTestResultT, AgentViewT, SaveAgentT } from '../../shared/catalogue';
+import { AgentTestResult } from '../../shared/catalogue';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { AgentRecord, AgentsRepo } from '../store/agents.repo';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
-import { isSameProcess, processStartTime } from '../brokers/process-info';
+import { isSameProcess, processStartTime } from '../util/process-info';
 import type { Disposable } from '../util/lifecycle';
 
 interface Holder {

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentTestResultT, AgentTestStepT } from '../../shared/agents';
+import type { AgentTestResultT, AgentTestStepT } from '../../shared/catalogue';
 import { isAppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { Broker } from '../brokers/broker';

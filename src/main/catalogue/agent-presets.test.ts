@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentIdPattern, AgentPresetView } from '../../shared/agents';
+import { AgentIdPattern, AgentPresetView } from '../../shared/catalogue';
 import { AgentDetector, pinnedNpxPackage } from './agent-detection';
 import { AGENT_PRESETS, presetLaunches, presetViews, ROOT_SANDBOX_HINT } from './agent-presets';
 

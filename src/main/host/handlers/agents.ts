@@ -1,10 +1,10 @@
-import type { AgentTestResultT } from '../../shared/agents';
-import { AppError } from '../../shared/errors';
-import type { Handlers } from './dispatch';
-import { presetViews } from './agent-presets';
-import { signInAgent } from './agent-sign-in';
-import { testAgent } from './agent-tester';
-import type { HostParts } from './host-parts';
+import type { AgentTestResultT } from '../../../shared/catalogue';
+import { AppError } from '../../../shared/errors';
+import type { Handlers } from '../dispatch';
+import { presetViews } from '../../catalogue/agent-presets';
+import { signInAgent } from '../../catalogue/agent-sign-in';
+import { testAgent } from '../../catalogue/agent-tester';
+import type { HostParts } from '../host-parts';
 
 type AgentHandlers = Pick<Handlers, 'agents:list' | 'agents:save' | 'agents:remove' | 'agents:test' | 'agents:presets' | 'agents:signin'>;
 

@@ -12,7 +12,7 @@ import { ROUTABLE, transition } from './state-machine';
 import type { MappedEvent } from './update-mapper';
 import { defined } from '../util/defined';
 
-export interface SessionRoutingDeps {
+export interface SessionOpenerDeps {
   /** A turn is in flight or a prompt waits for one (the view's `running`). */
   isRunning(sessionId: string): boolean;
   /** When the running turn (or the prompt waiting for its agent to start) began. */
@@ -43,11 +43,11 @@ function optionalControls(controls: SessionControls | undefined): { controls?: S
  * Creating sessions and routing to them: which live session a prompt goes to (started or
  * resumed when need be), which windows watch it (ACTIVE / DETACHED), and its view.
  */
-export class SessionRouting {
+export class SessionOpener {
   constructor(
     private readonly ctx: SessionContext,
     private readonly closer: SessionCloser,
-    private readonly deps: SessionRoutingDeps,
+    private readonly deps: SessionOpenerDeps,
   ) {}
 
   view(row: SessionRow): SessionViewT {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../../shared/errors';
-import { VERSION } from '../../shared/version';
-import { createAgentHandlers } from './agent-handlers';
-import { listAgentSessions } from './agent-sessions';
-import { checkFolder, pickFolder, requireAdditionalDirs, requireFolder } from './folders';
-import type { Handlers } from './dispatch';
-import type { HostParts } from './host-parts';
+import { AppError } from '../../../shared/errors';
+import { VERSION } from '../../../shared/version';
+import { createAgentHandlers } from './agents';
+import { listAgentSessions } from '../../catalogue/agent-session-list';
+import { checkFolder, pickFolder, requireAdditionalDirs, requireFolder } from '../../workspace/folders';
+import type { Handlers } from '../dispatch';
+import type { HostParts } from '../host-parts';
 
 /** One handler per contract command. The dispatcher has validated `params` already. */
 export function createHandlers(h: HostParts): Handlers {
@@ -83,9 +83,9 @@ export function createHandlers(h: HostParts): Handlers {
       return h.updateSettings(p);
     },
     ...createAgentHandlers(h),
-    'agents:log': (p, ctx) => h.agentLogs.open(ctx.clientId, p.sessionId, p.follow),
+    'agents:log': (p, ctx) => h.agentLogFollowers.open(ctx.clientId, p.sessionId, p.follow),
     'agents:unfollow': (p, ctx) => {
-      h.agentLogs.close(ctx.clientId, p.sessionId);
+      h.agentLogFollowers.close(ctx.clientId, p.sessionId);
       return { ok: true as const };
     },
     'agents:authenticate': async (p) => ({ ok: true as const, ...(await service.authenticate(p.sessionId, p.methodId, p.value)) }),

@@ -3,11 +3,10 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentListT, AgentTestProgressT } from '../../shared/contract';
 import { defaultSpawn, type SpawnFn } from '../brokers/broker';
-import { isAlive } from '../brokers/process-info';
+import { isAlive } from '../util/process-info';
 import { captureLogger, type LogEntry } from '../test-support/capture-logger';
 import { startHarness, type Harness } from '../test-support/host-harness';
-import { demoAgent } from './agents';
-import { dataPaths } from './paths';
+import { demoAgent } from './demo-agent';
 
 const harnesses: Harness[] = [];
 afterEach(async () => {
@@ -22,7 +21,7 @@ async function harness(...args: Parameters<typeof startHarness>): Promise<Harnes
 
 /** A Settings agent that runs the real demo agent, as a person would add it by hand. */
 function demoCopy(h: Harness, id = 'my-demo') {
-  const demo = demoAgent(dataPaths(h.dataDir).demoAgent);
+  const demo = demoAgent(h.paths.demoAgent);
   return { id, name: 'My demo', command: demo.command, args: demo.args, env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1', secret: false }], create: true };
 }
 
@@ -169,8 +168,8 @@ describe('secrets', () => {
     expect(JSON.stringify(entries)).not.toContain(SECRET);
     expect(JSON.stringify(h.stored(s.id))).not.toContain(SECRET);
     h.host.eventLog.flush();
-    expect(readFileSync(dataPaths(h.dataDir).database).includes(SECRET)).toBe(false);
-    const file = dataPaths(h.dataDir).secrets;
+    expect(readFileSync(h.paths.database).includes(SECRET)).toBe(false);
+    const file = h.paths.secrets;
     if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
@@ -190,8 +189,8 @@ describe('secrets', () => {
 describe('agents.json', () => {
   it('is imported on start: its agents are listed as coming from the file and can run', async () => {
     const h = await harness();
-    const demo = demoAgent(dataPaths(h.dataDir).demoAgent);
-    writeFileSync(dataPaths(h.dataDir).agents, JSON.stringify({ agents: [{ id: 'from-file', name: 'From file', command: demo.command, args: demo.args, env: demo.env }] }));
+    const demo = demoAgent(h.paths.demoAgent);
+    writeFileSync(h.paths.agents, JSON.stringify({ agents: [{ id: 'from-file', name: 'From file', command: demo.command, args: demo.args, env: demo.env }] }));
     await h.restart();
     const w = h.window();
     const list: AgentListT = await w.call('agents:list', {});
@@ -202,14 +201,14 @@ describe('agents.json', () => {
     expect(result.ok).toBe(true);
 
     // Gone from the file, gone from the catalogue.
-    writeFileSync(dataPaths(h.dataDir).agents, '[]');
+    writeFileSync(h.paths.agents, '[]');
     await h.restart();
     expect((await h.window().call('agents:list', {})).agents.map((a) => a.id)).toEqual(['demo']);
   });
 
   it('an invalid file is reported in the window, and changes nothing', async () => {
     const h = await harness();
-    writeFileSync(dataPaths(h.dataDir).agents, '{"agents": [{"id": "x"}]}');
+    writeFileSync(h.paths.agents, '{"agents": [{"id": "x"}]}');
     await h.restart();
     const list = await h.window().call('agents:list', {});
     expect(list.fileError).toMatch(/agents\.json/);

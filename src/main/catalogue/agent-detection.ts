@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { access, readFile, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
-import type { AvailabilityT } from '../../shared/agents';
+import type { AvailabilityT } from '../../shared/catalogue';
 
 /** What detection reads of the environment; tests pass a fake PATH and npm cache. */
 export interface DetectionEnv {

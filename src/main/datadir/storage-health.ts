@@ -53,4 +53,3 @@ export class StorageHealth {
   }
 }
 
-export { StorageError } from '../store/storage-errors';

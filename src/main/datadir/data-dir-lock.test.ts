@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processStartTime } from '../brokers/process-info';
+import { processStartTime } from '../util/process-info';
 import { killAll, waitUntil } from '../test-support/processes';
 import { tempDir } from '../test-support/temp-dir';
 import { DataDirLock } from './data-dir-lock';

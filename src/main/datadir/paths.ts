@@ -23,3 +23,5 @@ export function dataPaths(dataDir: string) {
     demoAgent: join(dataDir, 'demo-agent'),
   };
 }
+
+export type DataPaths = ReturnType<typeof dataPaths>;

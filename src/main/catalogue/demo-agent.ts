@@ -1,9 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
-import { AgentDefinition } from '../brokers/agent-definition';
-import type { Logger } from '../util/log';
+import type { AgentDefinition } from '../brokers/agent-definition';
 
 /** Extra demo agent arguments for a whole run, space-separated (tests of `serve`: `--stubborn`). */
 export const DEMO_AGENT_ARGS_ENV = 'SWITCHBOARD_DEMO_AGENT_ARGS';
@@ -25,24 +23,4 @@ export function demoAgent(dataDir: string, extraArgs: string[] = [], env: NodeJS
     args: [...entry, '--data-dir', dataDir, ...extraArgs, ...(env[DEMO_AGENT_ARGS_ENV] ?? '').split(/\s+/).filter(Boolean)],
     env: { ELECTRON_RUN_AS_NODE: '1' },
   };
-}
-
-const AgentsFile = z.union([z.array(AgentDefinition), z.object({ agents: z.array(AgentDefinition) })]);
-
-/** Real agents the user added in `<data dir>/agents.json`. A bad file is reported, not fatal. */
-export function loadAgentsFile(file: string, log: Logger): { agents: AgentDefinition[]; error?: string } {
-  if (!existsSync(file)) return { agents: [] };
-  try {
-    const parsed = AgentsFile.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    if (!parsed.success) {
-      const error = `${file}: ${z.prettifyError(parsed.error)}`;
-      log.error('ignoring invalid agents.json', { error });
-      return { agents: [], error };
-    }
-    return { agents: Array.isArray(parsed.data) ? parsed.data : parsed.data.agents };
-  } catch (err) {
-    const error = `${file}: ${(err as Error).message}`;
-    log.error('ignoring unreadable agents.json', { error });
-    return { agents: [], error };
-  }
 }

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentLogEntryT, AgentLogT, EventPayload } from '../../shared/contract';
-import { readLogTail } from '../brokers/agent-log';
+import { readLogTail } from '../brokers/agent-log-feed';
 import type { BrokerPool } from '../brokers/broker-pool';
 import type { Disposable } from '../util/lifecycle';
 
@@ -29,7 +29,7 @@ interface Pending {
  * of the session's agent, batched once per turn of the event loop and bounded, pushed only
  * to the windows that opened it.
  */
-export class AgentLogs implements Disposable {
+export class AgentLogFollowers implements Disposable {
   /** Windows following each session's log. */
   private readonly followers = new Map<string, Set<string>>();
   private readonly pending = new Map<string, Pending>();
