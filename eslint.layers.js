@@ -26,7 +26,7 @@ const MAIN_PARTS = ['host', 'catalogue', 'datadir', 'workspace', 'sessions', 'br
 const MAY_IMPORT = {
   host: ['catalogue', 'datadir', 'workspace', 'sessions', 'brokers', 'permissions', 'reaper', 'store', 'util'],
   // The agents a session can use: known, detected, tested (on a probe), signed in, their secrets.
-  catalogue: ['sessions', 'brokers', 'store', 'util'],
+  catalogue: ['sessions', 'workspace', 'brokers', 'store', 'util'],
   // The data folder: its paths, lock, settings and the health of the database file.
   datadir: ['store', 'util'],
   // Folders, file search, git: sessions ask it for a working folder; it never knows sessions.

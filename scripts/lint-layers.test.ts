@@ -48,7 +48,6 @@ const wrong: [string, string, string][] = [
   // catalogue ↛ host, datadir, workspace, permissions, transport, app
   ['src/main/catalogue/agent-catalogue.ts', value('../host/session-host'), 'catalogue → host'],
   ['src/main/catalogue/agent-catalogue.ts', value('../datadir/paths'), 'catalogue → datadir'],
-  ['src/main/catalogue/agent-catalogue.ts', value('../workspace/folders'), 'catalogue → workspace'],
   ['src/main/catalogue/agent-catalogue.ts', value('../permissions/permission-gate'), 'catalogue → permissions'],
   ['src/main/catalogue/agent-catalogue.ts', value('../app/main'), 'catalogue → app'],
   // datadir ↛ sessions, brokers, catalogue, host
@@ -152,6 +151,7 @@ const allowed: [string, string, string][] = [
   ['src/main/host/session-host.ts', value('../workspace/folders'), 'host → workspace'],
   ['src/main/catalogue/agent-tester.ts', value('../brokers/broker-pool'), 'catalogue → brokers'],
   ['src/main/catalogue/agent-tester.ts', value('../sessions/auth-request'), 'catalogue → sessions'],
+  ['src/main/catalogue/agent-probes.ts', value('../workspace/folders'), 'catalogue → workspace'],
   ['src/main/datadir/storage-health.ts', value('../store/storage-errors'), 'datadir → store'],
   ['src/main/workspace/file-search.ts', value('../util/clock'), 'workspace → util'],
   ['src/main/sessions/session-service.ts', value('../workspace/folders'), 'sessions → workspace'],

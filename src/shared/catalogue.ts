@@ -157,5 +157,4 @@ export type AgentTestResultT = z.output<typeof AgentTestResult>;
 export type AvailabilityT = z.output<typeof Availability>;
 export type SaveAgentT = z.output<typeof SaveAgent>;
 export type SaveAgentInput = z.input<typeof SaveAgent>;
-export type AgentSourceT = z.output<typeof AgentSource>;
 export type AgentTestProgressT = z.output<typeof AgentTestProgress>;

@@ -9,7 +9,7 @@ import { WireErrorDetails, ErrorCode } from './errors';
 import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './catalogue';
 import { FileMatches, PromptBlocks, PromptCapabilities, SearchFiles } from './prompt';
 import { ControlTarget, SessionControls } from './session-controls';
-import { AuthRequest, AvailableCommand, PermissionOption, SessionEvent, StateReason, TerminalExit, ToolCallView, ToolKind, type EventKind, type PermissionDecider } from './events';
+import { AuthRequest, AvailableCommand, PermissionOption, SessionEvent, StateReason, TerminalExit, ToolCallView, ToolKind, type PermissionDecider } from './events';
 
 export * from './events';
 export * from './catalogue';
@@ -434,7 +434,6 @@ export const SearchGroup = z.object({
   /** The session has more hits than shown. */
   more: z.boolean(),
 });
-export type SearchGroupT = z.output<typeof SearchGroup>;
 
 export const SearchResults = z.object({
   /** Sessions ordered by their newest hit, newest first. */
@@ -565,7 +564,6 @@ export type EventPayload<E extends EventName> = z.output<Events[E]>;
 
 export type SessionStateT = z.output<typeof SessionState>;
 export type SessionViewT = z.output<typeof SessionView>;
-export type EventKindT = z.output<typeof EventKind>;
 export type PermissionViewT = z.output<typeof PermissionView>;
 export type PermissionOptionT = z.output<typeof PermissionOption>;
 export type PermissionDeciderT = z.output<typeof PermissionDecider>;
@@ -577,11 +575,9 @@ export type AgentInfoT = z.output<typeof AgentInfo>;
 export type SwitchResultT = z.output<typeof SwitchResult>;
 export type EventPageT = z.output<typeof EventPage>;
 export type AgentLogT = z.output<typeof AgentLog>;
-export type AuthenticateT = z.output<typeof Authenticate>;
 export type FolderCheckT = z.output<typeof FolderCheck>;
 export type AgentSessionInfoT = z.output<typeof AgentSessionInfo>;
 export type AgentSessionPageT = z.output<typeof AgentSessionPage>;
-export type SetControlT = z.output<typeof SetControl>;
 
 export const commandNames = Object.keys(commands) as CommandName[];
 export const eventNames = Object.keys(events) as EventName[];
@@ -629,4 +625,3 @@ export const WsFrame = z.union([
   z.object({ type: z.literal('response'), id: z.number().int(), result: WireResult }),
   ...eventNames.map((name) => eventFrame(name)),
 ]);
-export type WsFrameT = z.output<typeof WsFrame>;

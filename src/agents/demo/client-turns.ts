@@ -46,6 +46,7 @@ export async function terminal(ctx: TurnContext, arg: string): Promise<void> {
   }
   try {
     await embed();
+    // Best effort: a client that already released the terminal answers with an error, and the turn ends anyway.
     const onCancel = (): void => void ctx.client.request(acp.methods.client.terminal.kill, ids).catch(() => {});
     ctx.signal.addEventListener('abort', onCancel, { once: true });
     // The SDK types these two answers `unknown` (2.4.0); the shapes are ACP's.
@@ -60,6 +61,7 @@ export async function terminal(ctx: TurnContext, arg: string): Promise<void> {
   } catch (error) {
     await say(ctx, `The terminal failed: ${failure(error)}`);
   } finally {
+    // Releasing a terminal the client already dropped (session closed) is nothing to report.
     await ctx.client.request(acp.methods.client.terminal.release, ids).catch(() => {});
   }
 }

@@ -122,6 +122,7 @@ async function run(): Promise<void> {
     ...(binding.kind === 'file' ? { nativeBinding: binding.path } : {}),
     log: createLogger(undefined, 'host'),
   });
+  // Quit waits on this; a start that failed is reported just below (log and dialog), not here.
   started.host = starting.catch(() => undefined);
   let host: SessionHost;
   try {

@@ -1,7 +1,8 @@
 import { closeSync, createWriteStream, fstatSync, openSync, readSync, type WriteStream } from 'node:fs';
 import { AgentLogEntry, type AgentLogEntryT } from '../../shared/contract';
 import type { Clock } from '../util/clock';
-import { toDisposable, type Disposable } from '../util/lifecycle';
+import { Emitter, type Event } from '../util/event';
+import type { Disposable } from '../util/lifecycle';
 import { LineSplitter, protocolEntry, truncate } from './protocol-tap';
 
 /**
@@ -17,7 +18,6 @@ const MAX_PROTOCOL_FILE_BYTES = 16 << 20;
 /** Unknown methods of one name logged per agent process; a chatty agent repeats them every turn. */
 const MAX_UNKNOWN_PER_METHOD = 50;
 
-export type AgentLogListener = (entries: readonly AgentLogEntryT[]) => void;
 
 /**
  * One agent process's log: its stderr, and Switchboard's own lines about it (ACP messages both
@@ -26,7 +26,9 @@ export type AgentLogListener = (entries: readonly AgentLogEntryT[]) => void;
  */
 export class AgentLogFeed implements Disposable {
   private readonly stream: WriteStream | undefined;
-  private readonly listeners = new Set<AgentLogListener>();
+  private readonly didLog = new Emitter<readonly AgentLogEntryT[]>();
+  /** New entries, as they happen. */
+  readonly onDidLog: Event<readonly AgentLogEntryT[]> = this.didLog.event;
   private readonly splitters = { in: new LineSplitter(), out: new LineSplitter() };
   private readonly unknownSeen = new Map<string, number>();
   private protocolOn = false;
@@ -56,11 +58,6 @@ export class AgentLogFeed implements Disposable {
     this.splitters.in.reset();
     this.splitters.out.reset();
     this.emit([{ kind: 'note', at: this.clock.now(), text: on ? 'Recording protocol messages' : 'Stopped recording protocol messages' }]);
-  }
-
-  onDidLog(listener: AgentLogListener): Disposable {
-    this.listeners.add(listener);
-    return toDisposable(() => this.listeners.delete(listener));
   }
 
   /** Complete lines the agent wrote to stderr. */
@@ -101,7 +98,7 @@ export class AgentLogFeed implements Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.listeners.clear();
+    this.didLog.dispose();
     this.stream?.end();
   }
 
@@ -146,7 +143,7 @@ export class AgentLogFeed implements Disposable {
   }
 
   private notify(entries: readonly AgentLogEntryT[]): void {
-    for (const listener of this.listeners) listener(entries);
+    this.didLog.fire(entries);
   }
 }
 

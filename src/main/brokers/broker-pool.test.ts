@@ -172,7 +172,7 @@ describe('BrokerPool: crashes', () => {
   it('kills what is left of a crashed agent’s process group and clears its record', async () => {
     const f = bed.pool({ stubborn: true });
     const crashed: string[][] = [];
-    f.pool.onDidCrash((_b, sessionIds) => crashed.push(sessionIds));
+    f.pool.onDidCrash(({ sessionIds }) => crashed.push(sessionIds));
     const broker = await f.pool.acquire('s1', f.agent);
     const helper = await brokerHelper(broker);
 
@@ -258,7 +258,7 @@ describe('BrokerPool: agents that never become usable', () => {
       setInterval(() => {}, 1 << 30);`;
     const wedged: AgentDefinition = { ...f.agent, id: 'wedged', name: 'Wedged agent', command: process.execPath, args: ['-e', script] };
     const crashed: string[][] = [];
-    f.pool.onDidCrash((_b, ids) => crashed.push(ids));
+    f.pool.onDidCrash(({ sessionIds }) => crashed.push(sessionIds));
     const broker = await f.pool.acquire('s1', wedged);
     const exit = await broker.exited;
     expect(exit).toMatchObject({ expected: false, signal: 'SIGKILL' });

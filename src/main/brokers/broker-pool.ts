@@ -4,7 +4,8 @@ import type { AgentLogEntryT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { BrokersRepo } from '../store/brokers.repo';
 import type { Clock } from '../util/clock';
-import { toDisposable, type Disposable } from '../util/lifecycle';
+import { Emitter, type Event } from '../util/event';
+import type { Disposable } from '../util/lifecycle';
 import type { Logger } from '../util/log';
 import { sameLaunch, type AgentDefinition } from './agent-definition';
 import { Broker, type BrokerExit, type SpawnFn } from './broker';
@@ -35,9 +36,18 @@ export interface BrokerPoolOptions {
   crashWindowMs?: number;
 }
 
-export type BrokerCrashListener = (broker: Broker, sessionIds: string[], exit: BrokerExit) => void;
+/** An agent process died on its own, with the sessions it served. */
+export interface BrokerCrash {
+  broker: Broker;
+  sessionIds: string[];
+  exit: BrokerExit;
+}
 /** New lines of an agent's log, with the sessions it serves right now. */
-export type BrokerLogListener = (broker: Broker, sessionIds: readonly string[], entries: readonly AgentLogEntryT[]) => void;
+export interface BrokerLog {
+  broker: Broker;
+  sessionIds: readonly string[];
+  entries: readonly AgentLogEntryT[];
+}
 
 /** Where a session's agent log is: its broker while one runs, else the last one's file. */
 export interface SessionLogSource {
@@ -56,8 +66,13 @@ export class BrokerPool implements Disposable {
   private readonly owners = new Map<string, Set<string>>();
   private readonly ownerOf = new Map<string, string>();
   private readonly crashes = new Map<string, number[]>();
-  private readonly crashListeners = new Set<BrokerCrashListener>();
-  private readonly logListeners = new Set<BrokerLogListener>();
+  // One listener's failure (a write refused by a full disk) must not skip the others.
+  private readonly didCrash = new Emitter<BrokerCrash>({ onListenerError: (err) => this.opts.log.error('an agent crash listener failed', { error: String(err) }) });
+  private readonly didLog = new Emitter<BrokerLog>({ onListenerError: (err) => this.opts.log.error('an agent log listener failed', { error: String(err) }) });
+  /** An agent crashed: its sessions end (or are resumed) by their owner's rules. */
+  readonly onDidCrash: Event<BrokerCrash> = this.didCrash.event;
+  /** New lines in an agent's log (the Agent log panels follow them). */
+  readonly onDidLog: Event<BrokerLog> = this.didLog.event;
   /** Each session's most recent agent log file: the Agent log still opens after its agent is gone. */
   private readonly lastLogFile = new Map<string, string>();
   private logProtocol: boolean;
@@ -75,11 +90,6 @@ export class BrokerPool implements Disposable {
     this.logProtocol = opts.logProtocol ?? false;
   }
 
-  onDidLog(listener: BrokerLogListener): Disposable {
-    this.logListeners.add(listener);
-    return toDisposable(() => this.logListeners.delete(listener));
-  }
-
   /** Turns the protocol tap of every running agent, and of those started later, on or off. */
   setProtocolLog(on: boolean): void {
     this.logProtocol = on;
@@ -90,11 +100,6 @@ export class BrokerPool implements Disposable {
   logSource(sessionId: string): SessionLogSource {
     const broker = this.brokerOf(sessionId);
     return { broker, file: broker?.logFeed.file ?? this.lastLogFile.get(sessionId) };
-  }
-
-  onDidCrash(listener: BrokerCrashListener): Disposable {
-    this.crashListeners.add(listener);
-    return toDisposable(() => this.crashListeners.delete(listener));
   }
 
   /** The broker this session owns, if it is alive. */
@@ -248,9 +253,8 @@ export class BrokerPool implements Disposable {
       logProtocol: this.logProtocol,
     });
     broker.logFeed.onDidLog((entries) => {
-      if (this.logListeners.size === 0) return;
-      const sessionIds = [...(this.owners.get(id) ?? [])];
-      for (const listener of this.logListeners) listener(broker, sessionIds, entries);
+      if (!this.didLog.hasListeners) return;
+      this.didLog.fire({ broker, sessionIds: [...(this.owners.get(id) ?? [])], entries });
     });
     this.brokers.set(id, broker);
     this.owners.set(id, new Set());
@@ -360,14 +364,7 @@ export class BrokerPool implements Disposable {
     this.opts.log.warn('agent crashed', { agent: broker.agent.id, code: exit.code, signal: exit.signal, sessions: sessionIds.length });
     // What the agent left in its process group goes too.
     void this.retire(broker, false);
-    for (const listener of this.crashListeners) {
-      try {
-        listener(broker, sessionIds, exit);
-      } catch (err) {
-        // One listener's failure (a write refused by a full disk) must not skip the others.
-        this.opts.log.error('an agent crash listener failed', { broker: broker.id, error: String(err) });
-      }
-    }
+    this.didCrash.fire({ broker, sessionIds, exit });
   }
 
   private checkCrashLoop(agent: AgentDefinition): void {

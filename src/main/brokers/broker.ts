@@ -138,6 +138,8 @@ export class Broker {
       );
 
     this.ready = this.initialize();
+    // Whoever waits on `ready` gets its failure; this only keeps a failure nobody waited for yet
+    // from being reported as unhandled (the exit and its reason are recorded by `onDidExit`).
     this.ready.catch(() => {});
     void this.conn.closed.then(() => this.onConnectionClosed());
   }
@@ -227,7 +229,10 @@ export class Broker {
 
   cancel(acpSessionId: string): void {
     if (!this.isAlive) return;
-    this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: acpSessionId }).catch(() => {});
+    this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: acpSessionId }).catch((err: unknown) => {
+      // The connection closed meanwhile: the turn ends with the agent's exit instead.
+      this.opts.log.debug('session/cancel not delivered', { agent: this.agent.id, acpSession: acpSessionId, error: String(err) });
+    });
   }
 
   /** Ends the process: close stdin, wait, SIGTERM the group, wait, SIGKILL. Idempotent. */

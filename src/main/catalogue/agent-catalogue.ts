@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { AgentRecord, AgentsRepo } from '../store/agents.repo';
 import type { Clock } from '../util/clock';
+import { Emitter, type Event } from '../util/event';
 import type { Logger } from '../util/log';
 import type { AgentDetector } from './agent-detection';
 import { AGENT_PRESETS, ROOT_SANDBOX_HINT } from './agent-presets';
@@ -20,7 +21,6 @@ export interface AgentCatalogueOptions {
   agentsFile: string;
   /** Whether this host runs as root (Claude adapters then need IS_SANDBOX=1). */
   isRoot?: boolean;
-  onDidChange(): void;
 }
 
 /**
@@ -29,6 +29,10 @@ export interface AgentCatalogueOptions {
  * live in the `SecretStore` and join a definition only in `resolve()`, for the agent's spawn.
  */
 export class AgentCatalogue {
+  private readonly didChange = new Emitter<void>();
+  /** An agent was added, edited, removed, tested, or what is installed here became known. */
+  readonly onDidChange: Event<void> = this.didChange.event;
+
   private fileError: string | undefined;
   /** Last tests of built-in agents, which have no row. */
   private readonly builtinTests = new Map<string, AgentTestResultT>();
@@ -136,7 +140,7 @@ export class AgentCatalogue {
     );
     this.o.secrets.update(input.id, secretChanges);
     this.o.log.info(input.create ? 'agent added' : 'agent changed', { agent: input.id, env: Object.keys(env), secrets: secretNames });
-    this.o.onDidChange();
+    this.didChange.fire();
     return this.view(input.id);
   }
 
@@ -156,7 +160,7 @@ export class AgentCatalogue {
     this.o.repo.remove(id);
     this.o.secrets.removeAgent(id);
     this.o.log.info('agent removed', { agent: id });
-    this.o.onDidChange();
+    this.didChange.fire();
   }
 
   /**
@@ -175,7 +179,7 @@ export class AgentCatalogue {
     this.o.repo.upsert({ ...row, env, secretNames }, this.o.clock.now());
     this.o.secrets.update(agentId, { [name]: options.secret ? value : undefined });
     this.o.log.info('agent environment changed', { agent: agentId, name, secret: options.secret, set: value !== undefined });
-    this.o.onDidChange();
+    this.didChange.fire();
   }
 
   /**
@@ -192,7 +196,7 @@ export class AgentCatalogue {
   recordTest(id: string, result: AgentTestResultT): void {
     if (this.isBuiltin(id)) this.builtinTests.set(id, result);
     else this.o.repo.setLastTest(id, result);
-    this.o.onDidChange();
+    this.didChange.fire();
   }
 
   private isBuiltin(id: string): boolean {

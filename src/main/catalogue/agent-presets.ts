@@ -198,8 +198,12 @@ export function presetLaunches(p: AgentPreset): PresetLaunchSpec[] {
   return out;
 }
 
-/** The presets with whether each launch can start here (see `Availability`). */
-export async function presetViews(detector: AgentDetector): Promise<AgentPresetViewT[]> {
+/**
+ * The presets with whether each launch can start here (see `Availability`); `refresh` looks
+ * again (the person installed one meanwhile) instead of answering from what was found before.
+ */
+export async function presetViews(detector: AgentDetector, refresh = false): Promise<AgentPresetViewT[]> {
+  if (refresh) detector.refresh();
   return Promise.all(
     AGENT_PRESETS.map(async (p) => ({
       id: p.id,

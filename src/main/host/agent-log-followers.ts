@@ -37,7 +37,7 @@ export class AgentLogFollowers implements Disposable {
   private readonly subscription: Disposable;
 
   constructor(private readonly o: AgentLogsOptions) {
-    this.subscription = o.pool.onDidLog((_broker, sessionIds, entries) => {
+    this.subscription = o.pool.onDidLog(({ sessionIds, entries }) => {
       if (this.followers.size === 0) return;
       for (const id of sessionIds) if (this.followers.has(id)) this.queue(id, entries);
     });

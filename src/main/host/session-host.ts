@@ -1,39 +1,45 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EventName, EventPayload, SearchProgressT, SessionEventT, SettingsT } from '../../shared/contract';
+import type { HostInfoT, SettingsT } from '../../shared/contract';
+import { AppError } from '../../shared/errors';
+import { VERSION } from '../../shared/version';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import { defaultSpawn, type SpawnFn } from '../brokers/broker';
 import { BrokerPool } from '../brokers/broker-pool';
 import { Watchdog } from '../brokers/watchdog/watchdog';
+import { AgentCatalogue } from '../catalogue/agent-catalogue';
+import { AgentDetector, type DetectionEnv } from '../catalogue/agent-detection';
+import { AgentProbes } from '../catalogue/agent-probes';
+import { loadAgentsFile } from '../catalogue/agents-file';
+import { demoAgent } from '../catalogue/demo-agent';
+import { plainBox, SecretStore, type SecretBox } from '../catalogue/secret-box';
+import { findTerminal, type TerminalLauncher } from '../catalogue/terminal-launcher';
+import { DataDirLock } from '../datadir/data-dir-lock';
+import { LiveSettings } from '../datadir/live-settings';
+import { dataPaths } from '../datadir/paths';
+import { StorageHealth } from '../datadir/storage-health';
 import { PermissionGate } from '../permissions/permission-gate';
 import { IdleReaper } from '../reaper/idle-reaper';
 import { SessionService } from '../sessions/session-service';
 import { Watchers } from '../sessions/watchers';
 import { EventLog } from '../store/event-log';
 import { SearchBackfill } from '../store/search-backfill';
+import { asStorageError, describeStorageProblem, folderProblemOf, StorageError } from '../store/storage-errors';
 import { Store } from '../store/store';
 import { systemClock, type Clock } from '../util/clock';
+import { DisposableStore } from '../util/event';
 import { createLogger, type Logger } from '../util/log';
 import { TimerQueue } from '../util/timer-queue';
-import { AgentCatalogue } from '../catalogue/agent-catalogue';
-import { AgentDetector, type DetectionEnv } from '../catalogue/agent-detection';
 import { FileSearch } from '../workspace/file-search';
+import { requireFolder, type FolderPicker } from '../workspace/folders';
 import { AgentLogFollowers } from './agent-log-followers';
-import { findTerminal, type TerminalLauncher } from '../catalogue/terminal-launcher';
-import type { FolderPicker } from '../workspace/folders';
-import { demoAgent } from '../catalogue/demo-agent';
-import { loadAgentsFile } from '../catalogue/agents-file';
-import { plainBox, SecretStore, type SecretBox } from '../catalogue/secret-box';
-import type { ClientHandle, ClientSink, HostPort } from './host-port';
-import { DataDirLock } from '../datadir/data-dir-lock';
+import { Clients } from './clients';
 import { processFigures } from './debug-info';
-import { StorageHealth } from '../datadir/storage-health';
-import { asStorageError, describeStorageProblem, folderProblemOf, StorageError } from '../store/storage-errors';
 import { createDispatcher } from './dispatch';
-import { createHandlers } from './handlers/index';
-import { dataPaths } from '../datadir/paths';
-import { DEFAULT_SETTINGS, normaliseSettings, storedSettings } from '../datadir/settings';
+import { createHandlers } from './handlers';
+import type { ClientHandle, ClientSink, HostPort } from './host-port';
+import { searchProgressReporter } from './search-progress';
+import { SessionViewPush } from './view-push';
 
 export interface HostOptions {
   /** How a sign-in command opens in a terminal (tests); default: the machine's, desktop app only. */
@@ -86,6 +92,8 @@ interface ShutdownStep {
 /**
  * The session host: composition root of the store, brokers, sessions, permission gate and
  * reaper. It knows nothing of Electron; transports connect windows to it through `HostPort`.
+ * Its parts announce their changes (`onDid…`); the host subscribes once, here, and tells the
+ * windows: no part is told to tell anyone.
  */
 export class SessionHost implements HostPort {
   readonly store: Store;
@@ -101,9 +109,12 @@ export class SessionHost implements HostPort {
   readonly agentLogFollowers: AgentLogFollowers;
   readonly storage: StorageHealth;
   readonly searchBackfill: SearchBackfill;
-  private readonly clients = new Map<string, ClientSink>();
+  readonly liveSettings: LiveSettings;
+  private readonly clients = new Clients(this.watchers);
+  private readonly viewPush: SessionViewPush;
+  /** The host's own subscriptions to its parts' events, let go at quit. */
+  private readonly subscriptions = new DisposableStore();
   private readonly dispatcher;
-  private current: SettingsT;
   private shutdownPromise: Promise<void> | undefined;
 
   private constructor(
@@ -115,7 +126,7 @@ export class SessionHost implements HostPort {
     const clock = options.clock ?? systemClock;
     this.log = options.log;
     this.store = Store.open(paths.database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-    this.current = { ...DEFAULT_SETTINGS, ...normaliseSettings(storedSettings(this.store.settings.all())), ...normaliseSettings(options.settings ?? {}) };
+    this.liveSettings = new LiveSettings(this.store.settings, options.settings ?? {}, (patch) => this.checkSettings(patch));
 
     const detector = new AgentDetector(options.detectionEnv ?? process.env);
     this.catalogue = new AgentCatalogue({
@@ -127,7 +138,6 @@ export class SessionHost implements HostPort {
       log: this.log.child('agents'),
       agentsFile: paths.agents,
       isRoot: process.getuid?.() === 0,
-      onDidChange: () => this.agentsChanged(),
     });
     this.catalogue.importFile(loadAgentsFile(paths.agents, this.log));
 
@@ -135,16 +145,14 @@ export class SessionHost implements HostPort {
     this.storage = new StorageHealth({
       file: paths.database,
       log: this.log.child('storage'),
-      broadcast: (status) => {
-        for (const client of this.clients.values()) client.send('host:storage', status);
-      },
+      broadcast: (status) => this.clients.broadcast('host:storage', status),
     });
     this.eventLog = new EventLog(
       this.store.db,
       clock,
       (events) => {
         this.storage.succeeded();
-        this.fanOut(events);
+        for (const event of events) this.clients.toWatchers(event.sessionId, 'session:event', event);
       },
       undefined,
       (err, lost) => {
@@ -152,17 +160,25 @@ export class SessionHost implements HostPort {
         this.storage.failed(err, lost);
       },
     );
-    this.searchBackfill = this.createSearchBackfill(clock);
+    const reportProgress = searchProgressReporter({ clock, log: this.log, push: (progress) => this.clients.broadcast('search:progress', progress) });
+    this.searchBackfill = new SearchBackfill({
+      db: this.store.db,
+      index: this.eventLog.search,
+      schedule: (fn) => setImmediate(fn),
+      onProgress: (progress) => {
+        if (!this.shutdownPromise) reportProgress(progress);
+      },
+    });
     this.pool = new BrokerPool({
       repo: this.store.brokers,
       spawn: options.spawn ?? defaultSpawn,
       clock,
       log: this.log.child('brokers'),
       logDir: paths.logs,
-      maxSessionsPerBroker: this.current.maxSessionsPerBroker,
+      maxSessionsPerBroker: this.settings.maxSessionsPerBroker,
       graceMs: options.graceMs ?? 1_500,
       watch: watchdog,
-      logProtocol: this.current.logProtocol ?? false,
+      logProtocol: this.settings.logProtocol ?? false,
     });
     const swept = this.pool.sweepOrphans();
     if (swept.cleared) this.log.warn('cleared agent processes left by a previous run', swept);
@@ -171,15 +187,14 @@ export class SessionHost implements HostPort {
       repo: this.store.permissions,
       clock,
       timers: this.timers,
-      timeoutMs: () => this.current.permissionTimeoutMs,
+      timeoutMs: () => this.settings.permissionTimeoutMs,
       watchers: (id) => this.watchers.count(id),
       isOpen: (id) => this.service.isOpen(id),
       record: (id, kind, payload) => this.eventLog.append(id, kind, payload),
-      onDidRequest: (view) => this.sendToWatchers(view.sessionId, 'permission:requested', view),
-      onDidResolve: (requestId, sessionId) => this.sendToWatchers(sessionId, 'permission:resolved', { requestId, sessionId }),
-      onDidChangePending: (id) => this.changed(id),
-      clientLabel: (id) => this.clients.get(id)?.label ?? 'a window',
+      clientLabel: (id) => this.clients.label(id),
     });
+    // Only the desktop app opens a terminal: a headless host may be on another machine than the person.
+    const terminal = options.terminal ?? (options.headless ? undefined : findTerminal());
     this.service = new SessionService({
       store: this.store,
       log: this.eventLog,
@@ -191,9 +206,9 @@ export class SessionHost implements HostPort {
       // Read at every start: an edited agent's next session uses its new definition.
       agent: (id) => this.catalogue.resolve(id),
       storeAgentSecret: (agentId, name, value) => this.catalogue.storeSecret(agentId, name, value),
-      onDidChangeSession: (id) => this.changed(id),
-      onTerminalOutput: (update) => this.sendToWatchers(update.sessionId, 'terminal:output', update),
-      onDidChangeControls: (id, controls) => this.sendToWatchers(id, 'session:controls', { sessionId: id, controls }),
+      defaults: () => ({ agentId: this.settings.defaultAgentId, cwd: this.settings.defaultCwd }),
+      files: new FileSearch({ clock }),
+      ...(terminal ? { openTerminal: (command: string, cwd: string) => terminal.open(command, cwd) } : {}),
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       closeTimeoutMs: 2_000,
       timers: this.timers,
@@ -209,33 +224,33 @@ export class SessionHost implements HostPort {
         const agentId = this.service.row(id).agent_id;
         return { id: agentId, name: this.catalogue.definitions().find((a) => a.id === agentId)?.name ?? agentId };
       },
-      send: (clientId, payload) => this.clients.get(clientId)?.send('agent:log', payload),
+      send: (clientId, payload) => this.clients.send(clientId, 'agent:log', payload),
     });
+    this.viewPush = new SessionViewPush({ service: this.service, sessions: this.store.sessions, clients: this.clients, log: this.log.child('views') });
+    this.subscribe(clock);
 
+    const probes = new AgentProbes({
+      catalogue: this.catalogue,
+      pool: this.pool,
+      clock,
+      timeoutMs: options.agentTestTimeoutMs ?? 30_000,
+      boundSession: (agentId, acpSessionId) => this.store.sessions.byAcpSessionId(agentId, acpSessionId)?.id,
+    });
     this.dispatcher = createDispatcher(
       createHandlers({
-        headless: options.headless,
-        // Only the desktop app: a headless host may be on another machine than the person.
-        terminal: options.terminal ?? (options.headless ? undefined : findTerminal()),
-        folderPicker: options.folderPicker,
-        openWindow: options.openWindow,
-        store: this.store,
-        eventLog: this.eventLog,
+        info: (clientId) => this.info(clientId, terminal !== undefined),
         service: this.service,
         gate: this.gate,
-        agents: () => this.catalogue.definitions(),
-        settings: () => this.current,
-        updateSettings: (patch) => this.updateSettings(patch),
+        settings: this.liveSettings,
         catalogue: this.catalogue,
+        probes,
         detector,
-        pool: this.pool,
-        clock,
-        agentTestTimeoutMs: options.agentTestTimeoutMs ?? 30_000,
-        sendTo: (clientId, event, payload) => this.clients.get(clientId)?.send(event, payload),
         agentLogFollowers: this.agentLogFollowers,
-        ...(options.debugInfo ? { debugInfo: () => processFigures(this.clients.size) } : {}),
-        files: new FileSearch({ clock }),
-        searchProgress: () => this.searchBackfill.progress(),
+        folderPicker: options.folderPicker,
+        recentFolders: () => this.store.folders.recent(),
+        openWindow: (sessionId) => this.openWindow(sessionId),
+        search: (query, limit) => this.search(query, limit),
+        sendTo: (clientId, event, payload) => this.clients.send(clientId, event, payload),
       }),
       // A command that failed on the disk or the file says so, and every window hears it.
       (err) => this.storage.failed(err)?.toWire(),
@@ -263,7 +278,7 @@ export class SessionHost implements HostPort {
       if (host.searchBackfill.start()) host.log.info('indexing older transcripts for search', host.searchBackfill.progress());
       // Which agents are installed is found in the background: the start never waits on it.
       host.agentsChanged();
-      const s = host.current;
+      const s = host.settings;
       host.log.info(
         host.reaper.enabled
           ? `idle reaper on: idle timeout ${s.idleTimeoutMs} ms, checked every ${s.reapIntervalMs} ms`
@@ -280,12 +295,11 @@ export class SessionHost implements HostPort {
   }
 
   get settings(): SettingsT {
-    return this.current;
+    return this.liveSettings.value;
   }
 
   connect(sink: ClientSink): ClientHandle {
-    const id = randomUUID();
-    this.clients.set(id, sink);
+    const id = this.clients.add(sink);
     // A window that connects while saving fails learns it at once, not at the next failure.
     if (!this.storage.status.ok) sink.send('host:storage', this.storage.status);
     let disposed = false;
@@ -294,7 +308,7 @@ export class SessionHost implements HostPort {
       dispose: () => {
         if (disposed) return;
         disposed = true;
-        this.clients.delete(id);
+        this.clients.remove(id);
         this.agentLogFollowers.dropClient(id);
         // After quit began the sessions are ending anyway (and the store may be closed).
         if (this.shutdownPromise) return;
@@ -322,16 +336,18 @@ export class SessionHost implements HostPort {
   /**
    * Quit disposes the host's parts in this one order. Each step relies on those after it
    * still being there:
-   * 1. the reaper, first: no idle close may start once quit began;
-   * 2-4. within the shutdown budget, gracefully: sessions close (running turns cancelled and
+   * 1-2. the reaper, first: no idle close may start once quit began; the agent log followers;
+   * 3-5. within the shutdown budget, gracefully: sessions close (running turns cancelled and
    *    recorded, agents told `session/close`), what is still pending is answered `cancelled`
    *    (an agent waiting for an answer would not stop), then every agent goes through its
    *    shutdown ladder;
-   * 5-8. then, whether or not the budget was enough: permissions answered again (over budget,
-   *    step 3 may not have run, and nothing may settle later against a closed store), every
+   * 6-9. then, whether or not the budget was enough: permissions answered again (over budget,
+   *    step 4 may not have run, and nothing may settle later against a closed store), every
    *    agent group killed, the watchdog let go (it kills what is still recorded, and exits),
    *    sessions still stored as live recorded ENDED;
-   * 9-12. the timers (nothing fires any more), the event log (its last batch is written, which
+   * 10-12. the search backfill, then the host's subscriptions and its view pushes (the windows
+   *    have heard the sessions end; nothing may read the store after it closes);
+   * 13-16. the timers (nothing fires any more), the event log (its last batch is written, which
    *    needs the store), the store, and last the data-dir lock, so no second host opens the
    *    store before it is closed.
    */
@@ -348,6 +364,8 @@ export class SessionHost implements HostPort {
       { part: 'watchdog', run: () => this.watchdog.dispose() },
       { part: 'sessions', run: () => this.service.endAllStored(reason) },
       { part: 'search index', run: () => this.searchBackfill.dispose() },
+      { part: 'subscriptions', run: () => this.subscriptions.dispose() },
+      { part: 'session views', run: () => this.viewPush.dispose() },
       { part: 'timers', run: () => this.timers.dispose() },
       { part: 'event log', run: () => this.eventLog.dispose() },
       { part: 'store', run: () => this.store.dispose() },
@@ -394,44 +412,75 @@ export class SessionHost implements HostPort {
     clearTimeout(timer);
   }
 
-  private updateSettings(patch: Partial<SettingsT>): SettingsT {
-    const clean = normaliseSettings(patch);
-    for (const [key, value] of Object.entries(clean)) this.store.settings.set(key, value);
-    this.current = { ...this.current, ...clean };
-    for (const client of this.clients.values()) client.send('settings:changed', this.current);
-    if (clean.logProtocol !== undefined) this.pool.setProtocolLog(clean.logProtocol);
-    // Never after quit began: no reaper tick may run once shutdown starts.
-    if (('idleTimeoutMs' in clean || 'reapIntervalMs' in clean) && !this.shutdownPromise) {
-      this.reaper.dispose();
-      this.reaper = this.createReaper(this.options.clock ?? systemClock);
-      this.reaper.start();
-    }
-    return this.current;
+  /** What the host's parts announce, and who hears it. */
+  private subscribe(clock: Clock): void {
+    const { service, gate, catalogue, liveSettings, clients } = this;
+    this.subscriptions.add(service.onDidTerminalOutput((update) => clients.toWatchers(update.sessionId, 'terminal:output', update)));
+    this.subscriptions.add(service.onDidChangeControls(({ sessionId, controls }) => clients.toWatchers(sessionId, 'session:controls', { sessionId, controls })));
+    this.subscriptions.add(gate.onDidRequest((view) => clients.toWatchers(view.sessionId, 'permission:requested', view)));
+    this.subscriptions.add(gate.onDidResolve((resolved) => clients.toWatchers(resolved.sessionId, 'permission:resolved', resolved)));
+    this.subscriptions.add(catalogue.onDidChange(() => this.agentsChanged()));
+    // The next New session starts from these choices: the agent preselected, the folder first.
+    this.subscriptions.add(
+      service.onDidCreate(({ agentId, cwd }) => {
+        this.store.folders.use(cwd, clock.now());
+        if (agentId !== this.settings.defaultAgentId) liveSettings.update({ defaultAgentId: agentId });
+      }),
+    );
+    this.subscriptions.add(
+      liveSettings.onDidChange(({ settings, changed }) => {
+        clients.broadcast('settings:changed', settings);
+        if (changed.logProtocol !== undefined) this.pool.setProtocolLog(changed.logProtocol);
+        // Never after quit began: no reaper tick may run once shutdown starts.
+        if (('idleTimeoutMs' in changed || 'reapIntervalMs' in changed) && !this.shutdownPromise) {
+          this.reaper.dispose();
+          this.reaper = this.createReaper(clock);
+          this.reaper.start();
+        }
+      }),
+    );
   }
 
-  /**
-   * The background indexing of older transcripts. Windows hear of its progress at most every
-   * 250 ms (and when it is done), the log every tenth of the way.
-   */
-  private createSearchBackfill(clock: Clock): SearchBackfill {
-    let lastSent = -Infinity;
-    let lastLoggedTenth = 0;
-    return new SearchBackfill({
-      db: this.store.db,
-      index: this.eventLog.search,
-      schedule: (fn) => setImmediate(fn),
-      onProgress: (progress: SearchProgressT) => {
-        if (this.shutdownPromise) return;
-        const tenth = progress.total === 0 ? 10 : Math.floor((progress.indexed / progress.total) * 10);
-        if (progress.done) this.log.info('older transcripts indexed for search', { events: progress.total });
-        else if (tenth > lastLoggedTenth) this.log.info('indexing older transcripts for search', progress);
-        lastLoggedTenth = Math.max(lastLoggedTenth, tenth);
-        const now = clock.now();
-        if (!progress.done && now - lastSent < 250) return;
-        lastSent = now;
-        for (const client of this.clients.values()) client.send('search:progress', progress);
-      },
+  /** Refuses a settings update that would break the next New session, before anything is stored. */
+  private checkSettings(patch: Partial<SettingsT>): void {
+    if (patch.defaultCwd !== undefined) requireFolder(patch.defaultCwd, 'The default folder');
+    if (patch.defaultAgentId !== undefined && !this.catalogue.definitions().some((a) => a.id === patch.defaultAgentId)) {
+      throw new AppError('invalid_request', `No agent named ${patch.defaultAgentId}`);
+    }
+  }
+
+  private info(clientId: string, canOpenTerminal: boolean): HostInfoT {
+    const searchIndexing = this.searchBackfill.progress();
+    return {
+      version: VERSION,
+      headless: this.options.headless,
+      canOpenTerminal,
+      canPickFolder: this.options.folderPicker !== undefined,
+      clientId,
+      agents: this.catalogue.definitions().map((a) => ({ id: a.id, name: a.name, command: a.command, args: a.args })),
+      settings: this.settings,
+      ...(this.options.debugInfo ? { debug: processFigures(this.clients.size) } : {}),
+      ...(searchIndexing ? { searchIndexing } : {}),
+    };
+  }
+
+  private openWindow(sessionId: string): void {
+    this.service.row(sessionId);
+    if (!this.options.openWindow) throw new AppError('unsupported', "This host cannot open windows: open the session's address in a new tab");
+    this.options.openWindow(sessionId);
+  }
+
+  /** Transcript search: hits grouped by session (their current titles), newest first. */
+  private search(query: string, limit: number) {
+    const { matches, truncated } = this.eventLog.search.search(query, limit);
+    const groups = matches.flatMap((m) => {
+      const row = this.store.sessions.get(m.sessionId);
+      if (!row) return [];
+      const view = this.service.view(row);
+      return [{ sessionId: m.sessionId, title: view.title, cwd: view.cwd, agentId: view.agentId, hits: m.hits, more: m.more }];
     });
+    const indexing = this.searchBackfill.progress();
+    return { groups, truncated, ...(indexing ? { indexing } : {}) };
   }
 
   private createReaper(clock: Clock): IdleReaper {
@@ -439,8 +488,8 @@ export class SessionHost implements HostPort {
       clock,
       timers: this.timers,
       log: this.log.child('reaper'),
-      idleTimeoutMs: this.current.idleTimeoutMs,
-      intervalMs: this.current.reapIntervalMs,
+      idleTimeoutMs: this.settings.idleTimeoutMs,
+      intervalMs: this.settings.reapIntervalMs,
       candidates: (cutoff) => this.store.sessions.idleDetached(cutoff),
       inspect: (id) => {
         const row = this.store.sessions.get(id);
@@ -466,29 +515,9 @@ export class SessionHost implements HostPort {
     this.catalogue.list().then(
       (list) => {
         if (this.shutdownPromise) return;
-        for (const client of this.clients.values()) client.send('agents:changed', list);
+        this.clients.broadcast('agents:changed', list);
       },
       (err: unknown) => this.log.warn('listing agents failed', { error: String(err) }),
     );
-  }
-
-  private changed(sessionId: string): void {
-    if (this.clients.size === 0) return;
-    const row = this.store.sessions.get(sessionId);
-    if (!row) {
-      // Gone from the store: it was deleted.
-      for (const client of this.clients.values()) client.send('session:deleted', { sessionId });
-      return;
-    }
-    const view = this.service.view(row);
-    for (const client of this.clients.values()) client.send('session:updated', view);
-  }
-
-  private fanOut(events: readonly SessionEventT[]): void {
-    for (const event of events) this.sendToWatchers(event.sessionId, 'session:event', event);
-  }
-
-  private sendToWatchers<E extends EventName>(sessionId: string, event: E, payload: EventPayload<E>): void {
-    for (const clientId of this.watchers.clientsOf(sessionId)) this.clients.get(clientId)?.send(event, payload);
   }
 }

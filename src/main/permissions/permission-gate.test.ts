@@ -63,11 +63,11 @@ function setup(timeoutMs = 60_000) {
     watchers: (id) => watchers.get(id) ?? 0,
     isOpen: (id) => open.has(id),
     record: (sessionId, kind, payload) => recorded.push({ sessionId, kind, payload }),
-    onDidRequest: (view) => requested.push(view),
-    onDidResolve: (requestId, sessionId) => resolved.push({ requestId, sessionId }),
-    onDidChangePending: (id) => pendingChanged.push(id),
     clientLabel: (id) => (id === 'client-1' ? 'window 1' : id === 'client-2' ? 'window 2' : 'a window'),
   });
+  gate.onDidRequest((view) => requested.push(view));
+  gate.onDidResolve((r) => resolved.push(r));
+  gate.onDidChangePending((id) => pendingChanged.push(id));
   const session = (): string => {
     const id = randomUUID();
     store.sessions.insert({ id, agent_id: 'demo', cwd: '/', state: 'CREATED' }, clock.now());

@@ -14,6 +14,7 @@ import {
 import { unmodelled } from '../util/unmodelled';
 import type { PermissionsRepo } from '../store/permissions.repo';
 import type { Clock } from '../util/clock';
+import { Emitter, type Event } from '../util/event';
 import type { Disposable } from '../util/lifecycle';
 import type { TimerQueue } from '../util/timer-queue';
 
@@ -29,11 +30,6 @@ export interface PermissionGateOptions {
   isOpen(sessionId: string): boolean;
   /** Appends a transcript event. */
   record<K extends 'permission_requested' | 'permission_resolved'>(sessionId: string, kind: K, payload: PayloadOf<K>): void;
-  /** Tells the windows watching the session. */
-  onDidRequest(view: PermissionViewT): void;
-  onDidResolve(requestId: string, sessionId: string): void;
-  /** The pending count of a session changed (sidebar badge). */
-  onDidChangePending(sessionId: string): void;
   /** Labels a window for the transcript ("window 2"). */
   clientLabel(clientId: string): string;
 }
@@ -73,6 +69,15 @@ function toToolCall(tc: acp.ToolCallUpdate): ToolCallViewT {
  */
 export class PermissionGate implements Disposable {
   private readonly pending = new Map<string, Pending>();
+  private readonly didRequest = new Emitter<PermissionViewT>();
+  private readonly didResolve = new Emitter<{ requestId: string; sessionId: string }>();
+  private readonly didChangePending = new Emitter<string>();
+  /** A request waits for a person: the windows watching its session show it. */
+  readonly onDidRequest: Event<PermissionViewT> = this.didRequest.event;
+  /** A request was answered (by anyone): the windows showing it withdraw it. */
+  readonly onDidResolve: Event<{ requestId: string; sessionId: string }> = this.didResolve.event;
+  /** A session's pending count changed (its view's badge). */
+  readonly onDidChangePending: Event<string> = this.didChangePending.event;
 
   constructor(private readonly opts: PermissionGateOptions) {}
 
@@ -106,8 +111,8 @@ export class PermissionGate implements Disposable {
         once: true,
       });
       this.armDeadline(requestId);
-      this.opts.onDidRequest(this.pending.get(requestId)?.view ?? view);
-      this.opts.onDidChangePending(sessionId);
+      this.didRequest.fire(this.pending.get(requestId)?.view ?? view);
+      this.didChangePending.fire(sessionId);
     });
   }
 
@@ -202,8 +207,8 @@ export class PermissionGate implements Disposable {
     this.pending.delete(requestId);
     this.opts.timers.cancel(`permission:${requestId}`);
     this.finish(p.view, response, decider, reason);
-    this.opts.onDidResolve(requestId, p.view.sessionId);
-    this.opts.onDidChangePending(p.view.sessionId);
+    this.didResolve.fire({ requestId, sessionId: p.view.sessionId });
+    this.didChangePending.fire(p.view.sessionId);
     p.resolve(response);
   }
 

@@ -4,7 +4,7 @@
  * its message (Qwen names the variable to set). The agent's own message is kept as it is.
  */
 import * as acp from '@agentclientprotocol/sdk';
-import type { AuthMethodView, AuthRequest, Json } from '../../shared/contract';
+import type { AuthMethodView, AuthRequest } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
 
 /** The JSON-RPC code real agents (and the SDK's `authRequired`) use to ask for sign-in. */
@@ -139,12 +139,3 @@ export function rootHint(message: string, c: Pick<AuthContext, 'root' | 'stderrT
   return `This agent refuses to run as root unless it is told it runs in a sandbox: set ${SANDBOX_ENV}=1 in its environment.`;
 }
 
-/** The message of a refusal, as the agent sent it. */
-export function agentMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** `data` of a JSON-RPC error, as sent. */
-export function errorData(err: unknown): Json | undefined {
-  return err instanceof acp.RequestError ? (err.data as Json | undefined) : undefined;
-}

@@ -6,6 +6,7 @@ import { addTokens, afterSet, applyUpdate, CONTROL_UPDATES, fromSessionAnswer, i
 import type { LiveSession } from './live-session';
 import type { SessionContext } from './session-context';
 import { describeAgentError } from './session-starter';
+import { Emitter, type Event } from '../util/event';
 
 /** The unstable ACP method for `models` (the SDK 2.4 has no name for it). */
 const SET_MODEL = 'session/set_model';
@@ -32,6 +33,10 @@ function describeValue(ctl: HeaderControl, value: Value): string {
  * defaults of its next new sessions.
  */
 export class SessionControlsKeeper {
+  private readonly didChange = new Emitter<{ sessionId: string; controls: SessionControls }>();
+  /** A session's modes, models, options or usage changed (the windows watching it follow). */
+  readonly onDidChange: Event<{ sessionId: string; controls: SessionControls }> = this.didChange.event;
+
   private readonly choices: AgentChoices;
 
   constructor(private readonly ctx: SessionContext) {
@@ -169,7 +174,7 @@ export class SessionControlsKeeper {
     if (prev && JSON.stringify(a) === JSON.stringify(b)) return prev;
     const stored = { ...next, rev: (prev?.rev ?? 0) + 1 };
     this.ctx.o.store.sessions.setControlsJson(sessionId, JSON.stringify(stored));
-    this.ctx.o.onDidChangeControls?.(sessionId, stored);
+    this.didChange.fire({ sessionId, controls: stored });
     return stored;
   }
 }

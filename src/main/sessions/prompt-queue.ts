@@ -6,6 +6,7 @@ import { acceptBlocks, type AcceptedBlock } from './prompt-content';
 import { playTurn } from './prompt-turn';
 import type { SessionContext } from './session-context';
 import { assertStartable } from './sign-in';
+import { Emitter, type Event } from '../util/event';
 
 /** A prompt accepted but not yet handed to the agent (queued, or waiting for its session to start). */
 interface WaitingPrompt {
@@ -34,6 +35,10 @@ export interface PromptQueueDeps {
  * then played one turn at a time; Stop ends the waiting ones and the running turn.
  */
 export class PromptQueue {
+  private readonly didChangeRunning = new Emitter<string>();
+  /** A session's running flag or turn start changed: a prompt queued, a turn began or ended. */
+  readonly onDidChangeRunning: Event<string> = this.didChangeRunning.event;
+
   /** Only sessions with prompts waiting have an entry: nothing per session at rest. */
   private readonly waiting = new Map<string, Set<WaitingPrompt>>();
   private readonly parked = new Map<string, ParkedPrompt[]>();
@@ -61,9 +66,8 @@ export class PromptQueue {
     if (!o.store.sessions.recordPrompt(sessionId, clientMessageId, o.clock.now())) return { duplicate: true };
     o.log.append(sessionId, 'user_message', { text, clientMessageId, ...(records.length > 0 ? { attachments: records } : {}) });
     const title = text.trim() !== '' ? text : records.map((r) => r.name ?? r.type).join(', ');
-    if (o.store.sessions.setFirstPrompt(sessionId, title, o.clock.now()) && !row.title) o.onDidChangeSession(sessionId);
+    o.store.sessions.setFirstPrompt(sessionId, title, o.clock.now());
     this.enqueue(sessionId, clientMessageId, text, retry, blocks);
-    o.onDidChangeSession(sessionId);
     return { duplicate: false };
   }
 
@@ -72,7 +76,6 @@ export class PromptQueue {
    * order; with none, the session starts so it is ready for the next one.
    */
   continueSession(sessionId: string): void {
-    const { o } = this.ctx;
     this.ctx.assertOpen();
     const parked = this.parked.get(sessionId) ?? [];
     this.parked.delete(sessionId);
@@ -82,7 +85,6 @@ export class PromptQueue {
         // start() recorded why.
       });
     }
-    o.onDidChangeSession(sessionId);
   }
 
   private enqueue(sessionId: string, clientMessageId: string, text: string, retry: boolean, blocks: readonly AcceptedBlock[]): void {
@@ -90,6 +92,7 @@ export class PromptQueue {
     const waiting = this.waiting.get(sessionId) ?? new Set<WaitingPrompt>();
     waiting.add(prompt);
     this.waiting.set(sessionId, waiting);
+    this.didChangeRunning.fire(sessionId);
     this.ctx.registry.enqueue(sessionId, () => this.runTurn(sessionId, prompt, text, retry, blocks)).catch((err) => {
       this.ctx.o.logger.error('turn failed unexpectedly', { session: sessionId, error: String(err) });
     });
@@ -104,7 +107,7 @@ export class PromptQueue {
     this.ctx.row(sessionId);
     // A prompt that has not reached the agent yet ends here, so Stop pressed while a session
     // starts does not let the prompt run once it is up.
-    const ended = this.endWaiting(sessionId, 'cancelled_before_start');
+    this.endWaiting(sessionId, 'cancelled_before_start');
     o.gate.cancelSession(sessionId, 'turn_cancelled');
     const live = this.ctx.registry.get(sessionId);
     const turn = live?.turn;
@@ -114,7 +117,6 @@ export class PromptQueue {
       // An agent that ignores session/cancel must not leave the turn running forever.
       o.timers.at(this.ctx.stopTimerKey(sessionId), o.clock.now() + o.stopGraceMs, () => turn.abandon());
     }
-    if (ended) o.onDidChangeSession(sessionId);
   }
 
   /** Ends every accepted prompt that has not reached the agent; returns how many. */
@@ -127,7 +129,9 @@ export class PromptQueue {
     for (const { clientMessageId } of [...(waiting ?? []), ...parked]) {
       this.ctx.o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId, reason });
     }
-    return (waiting?.size ?? 0) + parked.length;
+    const ended = (waiting?.size ?? 0) + parked.length;
+    if (ended > 0) this.didChangeRunning.fire(sessionId);
+    return ended;
   }
 
   /** Prompts waiting for a sign-in (not running: nothing happens until the person acts). */
@@ -183,17 +187,15 @@ export class PromptQueue {
       const parked = this.parked.get(sessionId) ?? [];
       parked.push({ clientMessageId, text, blocks });
       this.parked.set(sessionId, parked);
-      o.onDidChangeSession(sessionId);
       return;
     }
     if (!live) {
       o.log.append(sessionId, 'turn_ended', { stopReason: 'error', clientMessageId });
-      o.onDidChangeSession(sessionId);
       return;
     }
     const turn = live.startTurn(clientMessageId, startedAt);
     o.log.append(sessionId, 'turn_started', { clientMessageId });
-    o.onDidChangeSession(sessionId);
+    this.didChangeRunning.fire(sessionId);
     try {
       await playTurn(live, turn, { text, blocks }, {
         log: o.log,
@@ -204,17 +206,16 @@ export class PromptQueue {
     } finally {
       o.timers.cancel(this.ctx.stopTimerKey(sessionId));
       live.endTurn(turn);
-      try {
-        o.store.sessions.touch(sessionId, o.clock.now());
-      } finally {
-        // Even when the disk is full and the touch failed, windows must learn the turn ended.
-        o.onDidChangeSession(sessionId);
-      }
+      // Before the touch: even when the disk is full and it fails, windows learn the turn ended.
+      this.didChangeRunning.fire(sessionId);
+      o.store.sessions.touch(sessionId, o.clock.now());
     }
   }
 
   private unqueue(sessionId: string, prompt: WaitingPrompt): void {
     const waiting = this.waiting.get(sessionId);
-    if (waiting?.delete(prompt) && waiting.size === 0) this.waiting.delete(sessionId);
+    if (!waiting?.delete(prompt)) return;
+    if (waiting.size === 0) this.waiting.delete(sessionId);
+    this.didChangeRunning.fire(sessionId);
   }
 }

@@ -56,6 +56,7 @@ export async function playTurn(
     });
     const res = await Promise.race([request, turn.abandoned]);
     if (res === 'abandoned') {
+      // The turn was ended without the agent; what its late answer (or failure) says changes nothing.
       request.catch(() => {});
       if (turn.closed) return; // the close recorded the end
       const seconds = Math.round(deps.stopGraceMs / 100) / 10;

@@ -32,7 +32,7 @@ export class SessionCloser {
     private readonly ctx: SessionContext,
     private readonly deps: SessionCloserDeps,
   ) {
-    ctx.o.pool.onDidCrash((broker, sessionIds, exit) => this.onAgentCrash(broker, sessionIds, exit));
+    ctx.o.pool.onDidCrash(({ broker, sessionIds, exit }) => this.onAgentCrash(broker, sessionIds, exit));
   }
 
   isClosing(sessionId: string): boolean {
@@ -58,9 +58,8 @@ export class SessionCloser {
     if (!alreadyEnded && row.state !== 'CLOSING' && row.state !== 'ENDED') transition(o.store.sessions, sessionId, 'CLOSING', reason, o.clock.now());
     const live = this.takeOut(sessionId);
     // A closed session stays closed: prompts still waiting end now instead of resuming it.
-    if (!options.keepWaiting && this.deps.endWaiting(sessionId, reason)) o.onDidChangeSession(sessionId);
+    if (!options.keepWaiting) this.deps.endWaiting(sessionId, reason);
     if (alreadyEnded) return Promise.resolve(true);
-    o.onDidChangeSession(sessionId);
     const run = this.finishClose(sessionId, live, reason).finally(() => this.closing.delete(sessionId));
     this.closing.set(sessionId, run);
     return run;
@@ -70,7 +69,10 @@ export class SessionCloser {
   async forceEnd(sessionId: string, reason: StateReason): Promise<void> {
     this.takeOut(sessionId);
     this.ctx.o.gate.cancelSession(sessionId, reason);
-    await this.ctx.o.pool.release(sessionId).catch(() => {});
+    await this.ctx.o.pool.release(sessionId).catch((err: unknown) => {
+      // The session ends all the same; its agent is left to the pool's teardown and the watchdog.
+      this.ctx.o.logger.warn('releasing the agent of a forced end failed', { session: sessionId, error: String(err) });
+    });
     this.endStored(sessionId, reason);
   }
 
@@ -78,7 +80,15 @@ export class SessionCloser {
   async closeAll(reason: StateReason): Promise<void> {
     this.ctx.stop();
     const ids = new Set([...this.ctx.registry.all().map((s) => s.id), ...this.closing.keys(), ...this.deps.waitingSessions()]);
-    await Promise.all([...ids].map((id) => this.close(id, reason).catch(() => false)));
+    await Promise.all(
+      [...ids].map((id) =>
+        this.close(id, reason).catch((err: unknown) => {
+          // Quit goes on: the session is recorded ENDED below, whatever its close did.
+          this.ctx.o.logger.warn('closing a session at quit failed', { session: id, error: String(err) });
+          return false;
+        }),
+      ),
+    );
     for (const row of this.ctx.o.store.sessions.inStates(LIVE_STATES)) this.endStored(row.id, reason);
   }
 
@@ -89,7 +99,6 @@ export class SessionCloser {
     if (!row || row.state === 'ENDED') return;
     this.markEnded(row, reason);
     o.log.forget(sessionId);
-    o.onDidChangeSession(sessionId);
   }
 
   /**

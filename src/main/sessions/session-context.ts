@@ -1,4 +1,4 @@
-import type { PromptCapabilities, SessionControls, TerminalOutputT } from '../../shared/contract';
+import type { PromptCapabilities, TerminalOutputT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
@@ -8,10 +8,12 @@ import type { SessionRow } from '../store/sessions.repo';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
+import { Emitter } from '../util/event';
 import type { TimerQueue } from '../util/timer-queue';
 import { promptCapabilitiesOf } from './prompt-content';
 import { SessionControlsKeeper } from './controls-keeper';
 import { SessionRegistry } from './session-registry';
+import type { FileSearch } from '../workspace/file-search';
 import type { Watchers } from './watchers';
 
 export interface SessionServiceOptions {
@@ -29,12 +31,12 @@ export interface SessionServiceOptions {
    * includes it in the agent's environment at its next start.
    */
   storeAgentSecret(agentId: string, name: string, value: string): void;
-  /** A session's view changed: tell every window. */
-  onDidChangeSession(sessionId: string): void;
-  /** New output of a terminal a session's agent runs: tell the windows watching it. */
-  onTerminalOutput?(update: TerminalOutputT): void;
-  /** A session's modes, models, options or usage changed: tell the windows watching it. */
-  onDidChangeControls?(sessionId: string, controls: SessionControls): void;
+  /** What a new session gets when the request names no agent or folder (the settings). */
+  defaults(): { agentId: string; cwd: string };
+  /** `@` mentions: the files of a session's folder. */
+  files: FileSearch;
+  /** Opens a sign-in command in the person's terminal; absent where none can open (a headless host). */
+  openTerminal?: (command: string, cwd: string) => void;
   requestTimeoutMs: number;
   closeTimeoutMs: number;
   /** The host's one timer (the Stop deadline rides on it). */
@@ -51,6 +53,8 @@ export interface SessionServiceOptions {
  */
 export class SessionContext {
   readonly registry = new SessionRegistry();
+  /** New output of a terminal a session's agent runs (its live session hands it over). */
+  readonly terminalOutput = new Emitter<TerminalOutputT>();
   /** Modes, models, options and usage of every session (stored on its row). */
   readonly controls: SessionControlsKeeper;
   private stopping = false;

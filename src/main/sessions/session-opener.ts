@@ -98,6 +98,7 @@ export class SessionOpener {
       .enqueue(id, async () => {
         if (o.store.sessions.get(id)?.state === 'CREATED') await this.ensureLive(id);
       })
+      // A failed warm-up start is recorded by start() (an error row, the ENDED reason).
       .catch(() => {});
     return this.view(this.ctx.row(id));
   }
@@ -174,7 +175,7 @@ export class SessionOpener {
         live.noteActivity(o.clock.now());
         return o.gate.request(id, req, signal);
       },
-      terminalOutput: (update) => o.onTerminalOutput?.(update),
+      terminalOutput: (update) => this.ctx.terminalOutput.fire(update),
       controls: (id, update) => this.ctx.controls.onUpdate(id, update),
     });
     live.additionalDirs = additionalDirsOf(row);
@@ -186,7 +187,6 @@ export class SessionOpener {
       transition(o.store.sessions, row.id, 'STARTING', row.state === 'CREATED' ? 'new' : 'resume', o.clock.now());
       registry.add(live);
       added = true;
-      o.onDidChangeSession(row.id);
       const started = await startAgentSession(live, row, agent, {
         pool: o.pool,
         events: o.log.events,
@@ -208,7 +208,6 @@ export class SessionOpener {
         o.log.append(row.id, 'notice', { kind: 'session_recreated', text: `${agent.name} could not restore this session; started a new one with the conversation so far.` });
       }
       transition(o.store.sessions, row.id, o.watchers.count(row.id) > 0 ? 'ACTIVE' : 'DETACHED', started.mode, o.clock.now());
-      o.onDidChangeSession(row.id);
       // Before the first prompt goes out (it waits for this start): the person's last choices.
       if (started.mode === 'new') await this.ctx.controls.applyDefaults(live, row.agent_id);
       return live;
@@ -219,7 +218,11 @@ export class SessionOpener {
       live.detach();
       // Read before the release: the methods it listed in `initialize` are part of a sign-in.
       const broker = o.pool.brokerOf(row.id);
-      if (added) await o.pool.release(row.id).catch(() => {});
+      if (added) {
+        await o.pool.release(row.id).catch((releaseErr: unknown) => {
+          o.logger.warn('releasing the agent of a session that failed to start failed', { session: row.id, error: String(releaseErr) });
+        });
+      }
       const error = err instanceof AppError ? err : agent ? describeAgentError(agent, 'start', err) : new AppError('internal', String(err));
       if (!takenOver && !this.closer.isClosing(row.id)) {
         o.log.append(row.id, 'error', errorPayload(error));
@@ -237,7 +240,6 @@ export class SessionOpener {
     o.log.append(sessionId, e.kind, e.payload);
     if (e.kind === 'session_info' && typeof e.payload.title === 'string' && e.payload.title.trim()) {
       o.store.sessions.setTitle(sessionId, e.payload.title, o.clock.now());
-      o.onDidChangeSession(sessionId);
     }
     if (e.kind === 'agent_message' && isAuthStatus(e.payload.text)) this.onAuthStatus(sessionId, e.payload.text);
   }
@@ -262,8 +264,6 @@ export class SessionOpener {
     const now = o.clock.now();
     if (watched && row.state === 'DETACHED') transition(o.store.sessions, sessionId, 'ACTIVE', 'watched', now);
     else if (!watched && row.state === 'ACTIVE') transition(o.store.sessions, sessionId, 'DETACHED', 'unwatched', now);
-    else return;
-    o.onDidChangeSession(sessionId);
   }
 }
 

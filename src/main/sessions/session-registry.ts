@@ -1,4 +1,5 @@
 import { AppError } from '../../shared/errors';
+import { Emitter, type Event } from '../util/event';
 import type { LiveSession } from './live-session';
 
 /**
@@ -9,10 +10,14 @@ import type { LiveSession } from './live-session';
 export class SessionRegistry {
   private readonly live = new Map<string, LiveSession>();
   private readonly queues = new Map<string, { tail: Promise<void>; depth: number }>();
+  private readonly didChange = new Emitter<string>();
+  /** A session became live or stopped being live (its view's running and capabilities follow). */
+  readonly onDidChange: Event<string> = this.didChange.event;
 
   add(session: LiveSession): void {
     if (this.live.has(session.id)) throw new AppError('already_exists', `Session ${session.id} is already live`);
     this.live.set(session.id, session);
+    this.didChange.fire(session.id);
   }
 
   get(id: string): LiveSession | undefined {
@@ -27,6 +32,7 @@ export class SessionRegistry {
   remove(session: LiveSession): boolean {
     if (this.live.get(session.id) !== session) return false;
     this.live.delete(session.id);
+    this.didChange.fire(session.id);
     return true;
   }
 

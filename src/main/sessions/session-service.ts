@@ -1,5 +1,20 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { ControlTarget, PromptBlock, SessionControls, SessionViewT, StateReason, SwitchResultT, TerminalSnapshotT } from '../../shared/contract';
+import { randomUUID } from 'node:crypto';
+import type {
+  CommandParams,
+  CommandResponse,
+  ControlTarget,
+  PermissionRuleT,
+  PromptBlock,
+  SessionControls,
+  SessionViewT,
+  StateReason,
+  SwitchResultT,
+  TerminalOutputT,
+  TerminalSnapshotT,
+} from '../../shared/contract';
+import { anyOf, Emitter, type Event } from '../util/event';
+import { requireAdditionalDirs, requireFolder } from '../workspace/folders';
 import { AppError } from '../../shared/errors';
 import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
@@ -22,6 +37,19 @@ export type { SessionServiceOptions } from './session-context';
  */
 export class SessionService {
   readonly registry: SessionRegistry;
+  /**
+   * Something a session's view shows changed: its row (every write announces itself), its
+   * running turn or queued prompts, whether it is live, or its pending permission count.
+   * Fired once per change, synchronously; listeners coalesce if they need to.
+   */
+  readonly onDidChangeSession: Event<string>;
+  /** New output of a terminal a session's agent runs. */
+  readonly onDidTerminalOutput: Event<TerminalOutputT>;
+  /** A session's modes, models, options or usage changed. */
+  readonly onDidChangeControls: Event<{ sessionId: string; controls: SessionControls }>;
+  private readonly didCreate = new Emitter<{ sessionId: string; agentId: string; cwd: string }>();
+  /** A person made a new session: their choices become the next one's defaults. */
+  readonly onDidCreate: Event<{ sessionId: string; agentId: string; cwd: string }> = this.didCreate.event;
   private readonly ctx: SessionContext;
   private readonly prompts: PromptQueue;
   private readonly closer: SessionCloser;
@@ -46,6 +74,12 @@ export class SessionService {
       },
     });
     this.signIn = new SignIn(this.ctx, { closer: this.closer, continueSession: (id) => this.prompts.continueSession(id) });
+    const rowChanged: Event<string> = (listener) =>
+      // The controls have their own event, for the windows watching the session only.
+      o.store.sessions.onDidChange((change) => change.what !== 'controls' && listener(change.sessionId));
+    this.onDidChangeSession = anyOf(rowChanged, this.prompts.onDidChangeRunning, this.registry.onDidChange, o.gate.onDidChangePending);
+    this.onDidTerminalOutput = this.ctx.terminalOutput.event;
+    this.onDidChangeControls = this.ctx.controls.onDidChange;
   }
 
   /** Signs in with one of the methods the session's agent asked for; the session then continues. */
@@ -62,30 +96,104 @@ export class SessionService {
     return snapshot;
   }
 
+  /** Every session's view, newest first. */
+  list(): SessionViewT[] {
+    return this.ctx.o.store.sessions.list().map((row) => this.view(row));
+  }
+
+  /**
+   * A session a person asked for: its folders checked (missing, a file, unreadable: refused
+   * before anything is stored), the agent and folder the settings name when the request does
+   * not. Announced, so the next New session starts from these choices.
+   */
+  newSession(request: CommandParams<'sessions:create'>): SessionViewT {
+    const defaults = this.ctx.o.defaults();
+    const cwd = requireFolder(request.cwd ?? defaults.cwd);
+    const additionalDirs = requireAdditionalDirs(request.additionalDirs ?? [], cwd);
+    const agentId = request.agentId ?? defaults.agentId;
+    const id = request.id ?? randomUUID();
+    const view = this.create(id, agentId, cwd, {
+      additionalDirs,
+      ...(request.acpSessionId === undefined ? {} : { acpSessionId: request.acpSessionId }),
+      ...(request.title === undefined ? {} : { title: request.title }),
+    });
+    this.didCreate.fire({ sessionId: id, agentId, cwd });
+    return view;
+  }
+
+  /** The person closes the session (its agent released); its view as it is after. */
+  async closeByPerson(sessionId: string): Promise<SessionViewT> {
+    await this.closer.close(sessionId, 'closed_by_user');
+    return this.view(this.ctx.row(sessionId));
+  }
+
   /** Hidden from the list (shown under Archived); its agent is released. Restorable. */
-  async archive(sessionId: string): Promise<void> {
+  async archive(sessionId: string): Promise<SessionViewT> {
     this.ctx.row(sessionId);
     await this.closer.close(sessionId, 'closed_by_user');
     const now = this.ctx.o.clock.now();
     this.ctx.o.store.sessions.setArchived(sessionId, now, now);
-    this.ctx.o.onDidChangeSession(sessionId);
+    return this.view(this.ctx.row(sessionId));
   }
 
-  restore(sessionId: string): void {
+  restore(sessionId: string): SessionViewT {
     this.ctx.row(sessionId);
     this.ctx.o.store.sessions.setArchived(sessionId, null, this.ctx.o.clock.now());
-    this.ctx.o.onDidChangeSession(sessionId);
+    return this.view(this.ctx.row(sessionId));
+  }
+
+  /** A page of the stored transcript before `beforeSeq` (newest page first). */
+  transcriptBefore(sessionId: string, beforeSeq: number | undefined, limit: number): CommandResponse<'transcript:page'> {
+    this.ctx.row(sessionId);
+    return this.ctx.o.log.events.pageBefore(sessionId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit);
+  }
+
+  /** The stored events after `afterSeq`: what a window that reconnects missed. */
+  transcriptAfter(sessionId: string, afterSeq: number, limit: number): CommandResponse<'transcript:since'> {
+    this.ctx.row(sessionId);
+    return this.ctx.o.log.events.pageAfter(sessionId, afterSeq, limit);
+  }
+
+  /** The "always" answers remembered for the session. */
+  permissionRules(sessionId: string): PermissionRuleT[] {
+    this.ctx.row(sessionId);
+    return this.ctx.o.store.permissions.rules(sessionId);
+  }
+
+  revokePermissionRule(sessionId: string, ruleId: string): void {
+    if (!this.ctx.o.store.permissions.deleteRule(sessionId, ruleId)) throw new AppError('not_found', 'No such rule for this session');
+  }
+
+  /** The unsent text of the session's message box. */
+  draft(sessionId: string): string {
+    this.ctx.row(sessionId);
+    return this.ctx.o.store.drafts.get(sessionId);
+  }
+
+  saveDraft(sessionId: string, text: string): void {
+    this.ctx.row(sessionId);
+    this.ctx.o.store.drafts.save(sessionId, text, this.ctx.o.clock.now());
+  }
+
+  /** Files of the session's folder matching `query` (`@` mentions). */
+  searchFiles(sessionId: string, query: string, limit: number): Promise<{ paths: string[]; truncated: boolean }> {
+    return this.ctx.o.files.search(this.ctx.row(sessionId).cwd, query, limit);
+  }
+
+  /** Runs a terminal sign-in method the session's agent offered, in the person's terminal. */
+  signInInTerminal(sessionId: string, methodId: string): void {
+    this.signIn.inTerminal(sessionId, methodId);
   }
 
   /**
    * The person names the session; the agent's later titles are still stored but no longer
    * shown. An empty name gives the title back to the agent.
    */
-  rename(sessionId: string, title: string): void {
+  rename(sessionId: string, title: string): SessionViewT {
     this.ctx.row(sessionId);
     const name = title.trim().replace(/\s+/g, ' ');
     this.ctx.o.store.sessions.setCustomTitle(sessionId, name === '' ? null : name, this.ctx.o.clock.now());
-    this.ctx.o.onDidChangeSession(sessionId);
+    return this.view(this.ctx.row(sessionId));
   }
 
   /**
@@ -108,7 +216,6 @@ export class SessionService {
     o.log.forget(sessionId);
     for (const clientId of [...o.watchers.clientsOf(sessionId)]) o.watchers.remove(clientId, sessionId);
     o.store.sessions.remove(sessionId);
-    o.onDidChangeSession(sessionId);
   }
 
   /**
@@ -127,9 +234,10 @@ export class SessionService {
   }
 
   /** Retry: starts a session whose agent failed to start, running the prompts that waited for it. */
-  retry(sessionId: string): void {
+  retry(sessionId: string): SessionViewT {
     this.ctx.row(sessionId);
     this.prompts.continueSession(sessionId);
+    return this.view(this.ctx.row(sessionId));
   }
 
   /** At start-up: sessions whose agent session died with the previous host become ENDED. */

@@ -93,13 +93,17 @@ export async function startAgentSession(
       new AppError('agent_error', `${agent.name} did not answer session/new within ${o.requestTimeoutMs} ms`),
     );
   } catch (err) {
-    request.then((late) => dropAgentSession(broker, late.sessionId), () => {});
+    request.then(
+      (late) => dropAgentSession(broker, late.sessionId, o.log),
+      // The request we gave up on failed after all: no agent session to drop.
+      () => {},
+    );
     if (!broker.isAlive) throw broker.exitError();
     throw describeAgentError(agent, 'session/new', err);
   }
   if (live.isDetached) {
     // Closed while starting: tell the agent to drop it where it can.
-    dropAgentSession(broker, res.sessionId);
+    dropAgentSession(broker, res.sessionId, o.log);
     throw new AppError('invalid_state', 'The session was closed while it started');
   }
   live.bind(broker, res.sessionId);
@@ -113,10 +117,12 @@ export async function startAgentSession(
 }
 
 /** An agent session nobody will use (timed out, or closed while starting): drop what is held, ask the agent to close it. */
-function dropAgentSession(broker: Broker, acpSessionId: string): void {
+function dropAgentSession(broker: Broker, acpSessionId: string, log: Logger): void {
   broker.dropUnclaimed(acpSessionId);
   if (broker.isAlive && broker.capabilities.sessionCapabilities?.close) {
-    broker.request(acp.methods.agent.session.close, { sessionId: acpSessionId }, 2_000).catch(() => {});
+    broker.request(acp.methods.agent.session.close, { sessionId: acpSessionId }, 2_000).catch((err: unknown) => {
+      log.warn('the agent did not close a session nobody uses', { agent: broker.agent.id, acpSession: acpSessionId, error: String(err) });
+    });
   }
 }
 

@@ -68,7 +68,6 @@ export function recordAuthRequired(
   });
   o.log.append(sessionId, 'auth_required', request);
   o.store.sessions.setAuthRequest(sessionId, request, o.clock.now());
-  o.onDidChangeSession(sessionId);
   return request;
 }
 
@@ -123,15 +122,31 @@ export class SignIn {
       try {
         await broker.request(acp.methods.agent.authenticate, { methodId }, o.requestTimeoutMs);
       } catch (err) {
-        if (!own) await o.pool.release(sessionId).catch(() => {});
+        if (!own) {
+          await o.pool.release(sessionId).catch((releaseErr: unknown) => {
+            o.logger.warn('releasing the agent after a failed sign-in failed', { session: sessionId, error: String(releaseErr) });
+          });
+        }
         throw describeAgentError(agent, 'authenticate', err);
       }
     }
 
     o.store.sessions.setAuthRequest(sessionId, null, o.clock.now());
     o.log.append(sessionId, 'notice', { kind: 'signed_in', text: message });
-    o.onDidChangeSession(sessionId);
     if (this.ctx.row(sessionId).state === 'ENDED') this.deps.continueSession(sessionId);
     return { message };
+  }
+
+  /**
+   * Opens the person's terminal running a `terminal` method the agent offered (ACP forbids
+   * passing its command to `authenticate`); where none can open, says what to run instead.
+   */
+  inTerminal(sessionId: string, methodId: string): void {
+    const row = this.ctx.row(sessionId);
+    const method = authRequestOf(row).auth?.methods.find((m) => m.id === methodId);
+    if (!method?.command) throw new AppError('not_found', 'This session offers no terminal sign-in with that id');
+    const { openTerminal } = this.ctx.o;
+    if (!openTerminal) throw new AppError('invalid_request', `Switchboard cannot open a terminal here: run ${method.command} yourself, then press Retry`);
+    openTerminal(method.command, row.cwd);
   }
 }

@@ -8,7 +8,6 @@ import type { SessionEventT } from '../../shared/contract';
  * matched.
  */
 export const SEARCHED_KINDS = ['user_message', 'agent_message', 'agent_thought', 'tool_call', 'tool_call_update'] as const;
-export type SearchedKind = (typeof SEARCHED_KINDS)[number];
 
 /** Snippet markers: control characters no text we index keeps (see `searchableText`). */
 export const HIT_START = '\u0002';

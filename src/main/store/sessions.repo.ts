@@ -1,5 +1,6 @@
 import type { Db } from './db';
 import { AuthRequest, StateReason, type SessionStateT } from '../../shared/contract';
+import { Emitter, type Event } from '../util/event';
 
 export interface SessionRow {
   id: string;
@@ -70,9 +71,36 @@ export function authRequestOf(row: Pick<SessionRow, 'auth_request'>): { auth?: A
   }
 }
 
-/** Sessions table; statements are prepared once. */
+/** A column of the sessions table this repository writes. */
+export type SessionColumn =
+  | 'state'
+  | 'acp_session_id'
+  | 'title'
+  | 'first_prompt'
+  | 'cwd'
+  | 'last_activity_at'
+  | 'archived_at'
+  | 'auth_request'
+  | 'custom_title'
+  | 'viewed_at'
+  | 'controls';
+
+/** A session's row changed: which one, and what (a column, or the row itself). */
+export interface SessionRowChange {
+  sessionId: string;
+  what: 'created' | 'removed' | SessionColumn;
+}
+
+/**
+ * Sessions table; statements are prepared once. Every write that changed a row is announced
+ * on `onDidChange` by this repository itself, so no caller can forget to tell the windows.
+ * The one write elsewhere is `EventsRepo`'s seq and activity bump, which the events it stores
+ * announce to the windows watching.
+ */
 export class SessionsRepo {
   private readonly stmts;
+  private readonly didChange = new Emitter<SessionRowChange>();
+  readonly onDidChange: Event<SessionRowChange> = this.didChange.event;
 
   constructor(db: Db) {
     this.stmts = {
@@ -122,7 +150,7 @@ export class SessionsRepo {
   }
 
   insert(row: NewSessionRow, now: number): void {
-    this.stmts.insert.run({
+    this.announce(row.id, 'created', this.stmts.insert.run({
       id: row.id,
       agent_id: row.agent_id,
       cwd: row.cwd,
@@ -131,7 +159,7 @@ export class SessionsRepo {
       acp_session_id: row.acpSessionId ?? null,
       title: row.title?.trim() ? row.title.trim() : null,
       now,
-    });
+    }).changes);
   }
 
   get(id: string): SessionRow | undefined {
@@ -144,7 +172,7 @@ export class SessionsRepo {
 
   /** Compare-and-set: changes the row only if it is still in `from`. Returns false otherwise. */
   setState(id: string, from: SessionStateT, to: SessionStateT, reason: StateReason | undefined, now: number): boolean {
-    return this.stmts.setState.run({ id, from, to, reason: reason ?? null, now }).changes === 1;
+    return this.announce(id, 'state', this.stmts.setState.run({ id, from, to, reason: reason ?? null, now }).changes);
   }
 
   /** The session bound to `acpSessionId` of agent `agentId`, if one is. */
@@ -153,24 +181,24 @@ export class SessionsRepo {
   }
 
   setAcpSessionId(id: string, acpSessionId: string | null, now: number): void {
-    this.stmts.setAcp.run(acpSessionId, now, id);
+    this.announce(id, 'acp_session_id', this.stmts.setAcp.run(acpSessionId, now, id).changes);
   }
 
   setTitle(id: string, title: string, now: number): void {
-    this.stmts.setTitle.run(title, now, id);
+    this.announce(id, 'title', this.stmts.setTitle.run(title, now, id).changes);
   }
 
   /** Stores the first prompt once; later prompts leave it. Returns true if it was stored. */
   setFirstPrompt(id: string, text: string, now: number): boolean {
-    return this.stmts.setFirstPrompt.run(text, now, id).changes === 1;
+    return this.announce(id, 'first_prompt', this.stmts.setFirstPrompt.run(text, now, id).changes);
   }
 
   setCwd(id: string, cwd: string, now: number): void {
-    this.stmts.setCwd.run(cwd, now, id);
+    this.announce(id, 'cwd', this.stmts.setCwd.run(cwd, now, id).changes);
   }
 
   touch(id: string, now: number): void {
-    this.stmts.touch.run(now, id);
+    this.announce(id, 'last_activity_at', this.stmts.touch.run(now, id).changes);
   }
 
   inStates(states: readonly SessionStateT[]): SessionRow[] {
@@ -183,21 +211,21 @@ export class SessionsRepo {
   }
 
   setArchived(id: string, archivedAt: number | null, now: number): void {
-    this.stmts.setArchived.run(archivedAt, now, id);
+    this.announce(id, 'archived_at', this.stmts.setArchived.run(archivedAt, now, id).changes);
   }
 
   setAuthRequest(id: string, request: AuthRequest | null, now: number): void {
-    this.stmts.setAuth.run(request === null ? null : JSON.stringify(request), now, id);
+    this.announce(id, 'auth_request', this.stmts.setAuth.run(request === null ? null : JSON.stringify(request), now, id).changes);
   }
 
   /** The person's name for the session; null gives the title back to the agent. */
   setCustomTitle(id: string, title: string | null, now: number): void {
-    this.stmts.setCustomTitle.run(title, now, id);
+    this.announce(id, 'custom_title', this.stmts.setCustomTitle.run(title, now, id).changes);
   }
 
   /** A window showed the session until `now`: activity up to then is seen. */
   markViewed(id: string, now: number): void {
-    this.stmts.markViewed.run(now, now, id);
+    this.announce(id, 'viewed_at', this.stmts.markViewed.run(now, now, id).changes);
   }
 
   /** The stored controls' JSON (see `SessionControls`), or undefined. */
@@ -207,12 +235,12 @@ export class SessionsRepo {
   }
 
   setControlsJson(id: string, json: string): void {
-    this.stmts.setControls.run(json, id);
+    this.announce(id, 'controls', this.stmts.setControls.run(json, id).changes);
   }
 
   /** Removes the session with its transcript, prompts and permission records, in one transaction. */
   remove(id: string): boolean {
-    return this.stmts.remove(id);
+    return this.announce(id, 'removed', this.stmts.remove(id) ? 1 : 0);
   }
 
   /** The prompt with this client message id was accepted already. */
@@ -227,6 +255,13 @@ export class SessionsRepo {
 
   count(): number {
     return (this.stmts.count.get() as { n: number }).n;
+  }
+
+  /** Announces a write that changed the row; returns whether it did. */
+  private announce(sessionId: string, what: SessionRowChange['what'], changes: number): boolean {
+    if (changes === 0) return false;
+    this.didChange.fire({ sessionId, what });
+    return true;
   }
 }
 

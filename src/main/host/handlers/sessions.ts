@@ -1,0 +1,29 @@
+import type { Handlers } from '../dispatch';
+import type { HostParts } from '../host-parts';
+
+const ok = { ok: true as const };
+
+/** Sessions: made, switched to, watched, closed, kept, named; prompts and their drafts. */
+export function sessionHandlers({ service }: HostParts) {
+  return {
+    'sessions:list': () => service.list(),
+    'sessions:create': (p) => service.newSession(p),
+    'sessions:switch': (p, ctx) => service.switchTo(ctx.clientId, p.sessionId, p.fromSessionId),
+    'sessions:detach': (p, ctx) => (service.unwatch(ctx.clientId, p.sessionId), ok),
+    'sessions:close': (p) => service.closeByPerson(p.sessionId),
+    'sessions:retry': (p) => service.retry(p.sessionId),
+    'sessions:archive': (p) => service.archive(p.sessionId),
+    'sessions:restore': (p) => service.restore(p.sessionId),
+    'sessions:delete': async (p) => (await service.delete(p.sessionId), ok),
+    'sessions:rename': (p) => service.rename(p.sessionId, p.title),
+    'sessions:configure': (p) => service.configure(p.sessionId, p.target, p.value),
+    'transcript:page': (p) => service.transcriptBefore(p.sessionId, p.beforeSeq, p.limit),
+    'transcript:since': (p) => service.transcriptAfter(p.sessionId, p.afterSeq, p.limit),
+    'prompt:send': (p) => ({ accepted: true as const, ...service.send(p.sessionId, p.clientMessageId, p.text, p.retry ?? false, p.content) }),
+    'prompt:cancel': (p) => (service.cancel(p.sessionId), ok),
+    'drafts:get': (p) => ({ text: service.draft(p.sessionId) }),
+    'drafts:save': (p) => (service.saveDraft(p.sessionId, p.text), ok),
+    'terminals:read': (p) => service.terminalSnapshot(p.sessionId, p.terminalId),
+    'files:search': (p) => service.searchFiles(p.sessionId, p.query, p.limit),
+  } satisfies Partial<Handlers>;
+}
