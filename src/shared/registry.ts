@@ -214,6 +214,8 @@ export const RegistryEntryView = z.object({
   options: z.array(RegistryOption),
   /** The option Add uses unless the person picks another; absent when none fits this machine. */
   preferred: DistributionKind.optional(),
+  /** Why it can't be added here (no build for this platform), when no option exists. */
+  unavailable: z.string().optional(),
   /** Catalogue agents added from this entry. */
   addedAs: z.array(z.string()),
 });
