@@ -106,11 +106,13 @@ describe.skipIf(process.platform === 'win32')('unpacking', () => {
       { name: 'x', pax: { path: long }, data: 'long' },
       { name: 'a.txt', data: 'aaa' },
       { name: 'b.txt', type: '1', linkname: 'a.txt' },
+      { name: 'old-style-dir/', data: '' },
     ]);
     const s = setup(archive);
     await extractArchive(s.file, 'tar', s.out, LIMITS);
     expect(readFileSync(join(s.out, long), 'utf8')).toBe('long');
     expect(readFileSync(join(s.out, 'b.txt'), 'utf8')).toBe('aaa');
+    expect(statSync(join(s.out, 'old-style-dir')).isDirectory()).toBe(true);
     const gnu = execFileSync('tar', ['--format=gnu', '-cf', '-', '-C', s.out, 'd'.repeat(120)]);
     const g = setup(gnu);
     await extractArchive(g.file, 'tar', g.out, LIMITS);

@@ -85,6 +85,25 @@ describe('bounded HTTP GET', () => {
     expect(await pending).toMatchObject({ code: 'download_failed', message: expect.stringContaining('sent nothing') });
   });
 
+  it('gives up on a trickle that keeps the idle timer alive once the total time is spent', async () => {
+    let response!: import('node:http').ServerResponse;
+    server.route('/trickle', (_req, res) => {
+      response = res;
+      res.writeHead(200, { 'content-length': '1000' });
+    });
+    let chunkArrived!: () => void;
+    let arrived = new Promise<void>((resolve) => (chunkArrived = resolve));
+    const pending = failure(httpGet(server.url('/trickle'), opts({ totalTimeoutMs: 8_000, onProgress: () => chunkArrived() }), () => {}));
+    await server.requested('/trickle');
+    for (let i = 0; i < 2; i++) {
+      response.write(Buffer.alloc(1));
+      await arrived;
+      arrived = new Promise<void>((resolve) => (chunkArrived = resolve));
+      await clock.advance(4_000);
+    }
+    expect(await pending).toMatchObject({ code: 'download_failed', message: expect.stringContaining('took longer than 8 s') });
+  });
+
   it('is a download failure, not a crash, when nothing listens', async () => {
     const url = server.url('/x');
     await server.close();

@@ -145,6 +145,11 @@ export async function extractTar(stream: AsyncIterable<Uint8Array>, target: Extr
       case '0':
       case '\0':
       case '7': {
+        // Pre-POSIX tars mark a folder by a trailing slash on a plain entry.
+        if (type !== '7' && name.endsWith('/') && size === 0) {
+          await target.directory(name);
+          break;
+        }
         const out = await target.file(name, size, mode);
         try {
           for await (const piece of r.take(size)) await out.write(piece);
