@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../test-support/fake-clock';
 import { hang, serveBytes, startStandIn, type StandIn } from '../../test-support/http-stand-in';
@@ -86,7 +87,7 @@ describe('bounded HTTP GET', () => {
   });
 
   it('gives up on a trickle that keeps the idle timer alive once the total time is spent', async () => {
-    let response!: import('node:http').ServerResponse;
+    let response!: ServerResponse;
     server.route('/trickle', (_req, res) => {
       response = res;
       res.writeHead(200, { 'content-length': '1000' });
