@@ -23,6 +23,10 @@ export const ErrorCode = z.enum([
   'unsupported',
   /** The database could not be written (disk full, folder unwritable), or is damaged or newer. */
   'storage_failed',
+  /** A download could not be made: offline, no answer in time, an HTTP error. Trying again may work. */
+  'download_failed',
+  /** A download arrived but is refused: too large, a wrong checksum, an archive that would write outside its folder. */
+  'download_refused',
 ]);
 export type ErrorCode = z.output<typeof ErrorCode>;
 
