@@ -6,7 +6,7 @@
  * refused at the door rather than checked at each use.
  */
 import { z } from 'zod';
-import { EnvName } from './agents';
+import { EnvName } from './catalogue';
 
 /** Where the registry's CI publishes the aggregated index (its README, "Usage"). */
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';

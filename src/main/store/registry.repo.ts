@@ -2,7 +2,7 @@ import type { Db } from './db';
 
 export type RegistryKind = 'npx' | 'uvx' | 'binary';
 
-/** A catalogue agent added from the registry (migration 0014). */
+/** A catalogue agent added from the registry (migration 0012). */
 export interface RegistryAgentRecord {
   agentId: string;
   registryId: string;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { DistributionKindT, RegistryAgentInfoT, RegistryInstallProgressT, RegistryListingT, RegistrySnapshotT } from '../../../shared/registry';
-import type { DetectionEnv } from '../../host/agent-detection';
+import type { DetectionEnv } from '../agent-detection';
 import type { AgentsRepo } from '../../store/agents.repo';
 import type { RegistryRepo } from '../../store/registry.repo';
 import type { Clock } from '../../util/clock';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { DistributionKindT, RegistryEntryViewT, RegistryManifestT, RegistryOptionT, RegistryPlatformT } from '../../../shared/registry';
-import { findOnPath, type DetectionEnv } from '../../host/agent-detection';
+import { findOnPath, type DetectionEnv } from '../agent-detection';
 import { binaryLaunch, npxLaunch, uvxLaunch } from './launch';
 import { binaryTargetFor } from './platform';
 

@@ -64,7 +64,7 @@ export function suggestAgentId(registryId: string, taken: (id: string) => boolea
 
 /**
  * Catalogue agents added from the registry, as data operations over the kept versions
- * (migration 0014). Add writes the agent's pinned launch (npx / uvx) or downloads its binary
+ * (migration 0012). Add writes the agent's pinned launch (npx / uvx) or downloads its binary
  * first; Update installs the entry's newer version and keeps the one it replaces; Roll back
  * returns to that kept version (no network: its launch and folder are kept) and pins the
  * agent, so the broken version is not offered back as an update until the person unpins.

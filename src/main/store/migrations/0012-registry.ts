@@ -10,8 +10,8 @@ import type { Migration } from './index';
  * the entry, or first seen: a second download of the same version must match it). Both go
  * with their agent (ON DELETE CASCADE); folders no row names are pruned from the data dir.
  */
-export const m0014: Migration = {
-  version: 14,
+export const m0012: Migration = {
+  version: 12,
   name: 'registry agents',
   up(db) {
     db.exec(`
