@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectToHost } from './api/get-api';
 import { App } from './app';
-import { ErrorBoundary } from './components/error-boundary';
+import { ErrorBoundary } from './components/app-frame/error-boundary';
 import { addressFor, hashFor, sessionFromHash } from './lib/address';
 import { newId } from './lib/new-id';
 import { createAppStore } from './store/app-store';

@@ -1,10 +1,10 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { createAppStore } from '../store/app-store';
-import { bindApi } from '../store/bind-api';
-import { StoreProvider } from '../store/context';
-import { FakeApi, testDeps } from '../test-support/fake-api';
-import { alwaysOpen } from '../api/connection';
+import { createAppStore } from '../../store/app-store';
+import { bindApi } from '../../store/bind-api';
+import { StoreProvider } from '../../store/context';
+import { FakeApi, testDeps } from '../../test-support/fake-api';
+import { alwaysOpen } from '../../api/connection';
 import { StorageBanner } from './connection-banner';
 
 /** Issue 13: the host cannot save (disk full, folder unwritable): the window says so until it can. */

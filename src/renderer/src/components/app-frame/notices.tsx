@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { useAppStore } from '../store/context';
-import { composerSelectors } from '../store/slices/composer/selectors';
-import type { Notice } from '../store/slices/composer/initial-state';
+import { useAppStore } from '../../store/context';
+import { composerSelectors } from '../../store/slices/composer/selectors';
+import type { Notice } from '../../store/slices/composer/initial-state';
 
 const NOTICE_MS = 6000;
 

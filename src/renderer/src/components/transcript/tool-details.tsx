@@ -1,7 +1,7 @@
 import { memo, useMemo } from 'react';
-import type { Json, ToolCallContent, ToolCallLocation, ToolKind } from '../../../shared/contract';
-import { diffLines } from '../lib/diff';
-import { ToolOutput } from './transcript/tool-output';
+import type { Json, ToolCallContent, ToolCallLocation, ToolKind } from '../../../../shared/contract';
+import { diffLines } from '../../lib/diff';
+import { ToolOutput } from './tool-output';
 
 const MAX_DIFF_LINES = 400;
 

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import type { AgentLogEntryT } from '../../../shared/contract';
-import { useAppStore } from '../store/context';
+import type { AgentLogEntryT } from '../../../../shared/contract';
+import { useAppStore } from '../../store/context';
 
 function time(at: number | undefined): string {
   return at === undefined ? '' : new Date(at).toLocaleTimeString();

@@ -1,17 +1,9 @@
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { SessionControls } from '../../../shared/contract';
-import { createAppStore, type AppState, type AppStoreApi } from '../store/app-store';
-import { StoreProvider } from '../store/context';
-import { FakeApi, SID, testDeps, view } from '../test-support/fake-api';
+import type { SessionControls } from '../../../../shared/contract';
+import type { AppState } from '../../store/app-store';
+import { SID, view } from '../../test-support/fake-api';
+import { renderWith, storeWith } from '../../test-support/static-render';
 import { SessionHeader } from './session-header';
-
-function storeWith(state: Partial<AppState>): AppStoreApi {
-  const store = createAppStore(testDeps(new FakeApi()));
-  store.setState(state);
-  store.getInitialState = store.getState;
-  return store;
-}
 
 const modes = [
   { id: 'ask', name: 'Ask' },
@@ -31,11 +23,7 @@ function controls(over: Partial<SessionControls> = {}): SessionControls {
 
 function header(state: Partial<AppState>): string {
   const store = storeWith({ sessionsById: new Map([[SID, view()]]), currentSessionId: SID, ...state });
-  return renderToStaticMarkup(
-    <StoreProvider store={store}>
-      <SessionHeader />
-    </StoreProvider>,
-  );
+  return renderWith(store, <SessionHeader />);
 }
 
 const selectNamed = (html: string, name: string): string => {

@@ -1,5 +1,5 @@
-import { useAppStore } from '../store/context';
-import { sessionsSelectors } from '../store/slices/sessions/selectors';
+import { useAppStore } from '../../store/context';
+import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { SignInMethods } from './sign-in-methods';
 
 /**

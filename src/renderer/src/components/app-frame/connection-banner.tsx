@@ -1,5 +1,5 @@
-import { useAppStore } from '../store/context';
-import { hostSelectors } from '../store/slices/host/selectors';
+import { useAppStore } from '../../store/context';
+import { hostSelectors } from '../../store/slices/host/selectors';
 
 const TEXT = 'Connection lost — reconnecting…';
 

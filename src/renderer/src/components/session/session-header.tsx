@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
-import { useAppStore } from '../store/context';
-import { sessionsSelectors } from '../store/slices/sessions/selectors';
+import { useAppStore } from '../../store/context';
+import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { SessionControlsBar } from './session-controls';
 
 /**

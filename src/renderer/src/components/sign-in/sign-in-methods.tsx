@@ -4,7 +4,7 @@
  * a password input named after the variable, `terminal` → the exact command with Copy.
  */
 import { useState, type FormEvent } from 'react';
-import type { AuthMethodView } from '../../../shared/contract';
+import type { AuthMethodView } from '../../../../shared/contract';
 
 export interface SignInMethodsProps {
   methods: readonly AuthMethodView[];

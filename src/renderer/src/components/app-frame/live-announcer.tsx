@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { announcementFor } from '../store/announce';
-import { useStoreApi } from '../store/context';
+import { announcementFor } from '../../store/announce';
+import { useStoreApi } from '../../store/context';
 
 /** The one polite live region for news in the shown session (permission requests, live errors). */
 export function LiveAnnouncer() {

@@ -1,6 +1,6 @@
-import { currentSkip, headerControls, type ControlChoice, type HeaderControl, type PermissionSkip } from '../../../shared/contract';
-import { sessionUsageText } from '../lib/usage-format';
-import { useAppStore } from '../store/context';
+import { currentSkip, headerControls, type ControlChoice, type HeaderControl, type PermissionSkip } from '../../../../shared/contract';
+import { sessionUsageText } from '../../lib/usage-format';
+import { useAppStore } from '../../store/context';
 
 /** How a choice that lets the agent act without asking is marked, in the list and beside it. */
 const SKIP_LABEL: Record<PermissionSkip, string> = {

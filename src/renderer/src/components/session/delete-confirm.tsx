@@ -1,4 +1,4 @@
-import { useAppStore } from '../store/context';
+import { useAppStore } from '../../store/context';
 
 /**
  * Delete asks first: it removes the transcript for good. One dialog, whichever control asked

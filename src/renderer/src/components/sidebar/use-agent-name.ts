@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { useAppStore } from '../store/context';
-import { sessionsSelectors } from '../store/slices/sessions/selectors';
+import { useAppStore } from '../../store/context';
+import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 
 /** Agent id → its name, stable until the agent list changes (the filters' memo depends on it). */
 export function useAgentName(): (agentId: string) => string {
