@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentInfoT, AgentSessionInfoT, FolderCheckT, HostInfoT, Result } from '../../../shared/contract';
-import { alwaysOpen } from '../api/connection';
-import { createAppStore } from './app-store';
-import { bindApi } from './bind-api';
-import { newSessionSelectors } from './slices/new-session/selectors';
-import { deferred, FakeApi, flush, testDeps, view } from '../test-support/fake-api';
+import type { AgentInfoT, AgentSessionInfoT, FolderCheckT, HostInfoT, Result } from '../../../../../shared/contract';
+import { alwaysOpen } from '../../../api/connection';
+import { createAppStore } from '../../app-store';
+import { bindApi } from '../../bind-api';
+import { newSessionSelectors } from './selectors';
+import { deferred, FakeApi, flush, testDeps, view } from '../../../test-support/fake-api';
 
 const ok = <T,>(value: T): Result<T> => ({ ok: true, value });
 

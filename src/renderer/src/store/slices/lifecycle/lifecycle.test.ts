@@ -1,62 +1,51 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAppStore } from './app-store';
-import { FakeApi, SID, SID2, testDeps, view } from '../test-support/fake-api';
-import { boundStore, ok, showSession } from '../test-support/store-fixtures';
-import { DRAFT_SAVE_DELAY_MS } from './slices/drafts/actions';
+import { describe, expect, it } from 'vitest';
+import { createAppStore } from '../../app-store';
+import { deferred, FakeApi, SID, SID2, testDeps, view } from '../../../test-support/fake-api';
+import type { CommandResponse, Result } from '../../../../../shared/contract';
+import { boundStore, ok, showSession } from '../../../test-support/store-fixtures';
 
-afterEach(() => {
-  vi.useRealTimers();
+describe('sign-in from the window', () => {
+  it('shows progress while authenticate runs, then the host\'s answer', async () => {
+    const ctx = boundStore();
+    const answer = deferred<Result<CommandResponse<'agents:authenticate'>>>();
+    ctx.fake.handle('agents:authenticate', () => answer.promise);
+    const run = ctx.store.getState().authenticate(SID, 'demo-login');
+    expect(ctx.store.getState().signIn).toEqual({ sessionId: SID, methodId: 'demo-login', status: 'running' });
+    answer.resolve(ok({ ok: true as const, message: 'Signed in with Log in to the demo.' }));
+    await run;
+    expect(ctx.store.getState().signIn).toMatchObject({ status: 'done', message: 'Signed in with Log in to the demo.' });
+    expect(ctx.fake.callsOf('agents:authenticate')).toEqual([{ sessionId: SID, methodId: 'demo-login' }]);
+  });
+
+  it("keeps the agent's error as it was sent when the sign-in fails", async () => {
+    const ctx = boundStore();
+    ctx.fake.handle('agents:authenticate', () => ({ ok: false, error: { code: 'auth_required', message: 'Demo agent asks you to sign in: key is not set' } }));
+    await ctx.store.getState().authenticate(SID, 'demo-api-key', 'k');
+    expect(ctx.store.getState().signIn).toMatchObject({ status: 'failed', message: 'Demo agent asks you to sign in: key is not set' });
+    expect(ctx.fake.callsOf('agents:authenticate')).toEqual([{ sessionId: SID, methodId: 'demo-api-key', value: 'k' }]);
+  });
 });
 
-describe('drafts', () => {
-  it('are saved to the host once typing pauses, only the last text', async () => {
-    vi.useFakeTimers();
+describe('archive and delete', () => {
+  it('applies the archived view the host answers', async () => {
     const ctx = boundStore();
-    ctx.fake.handle('drafts:save', () => ok({ ok: true as const }));
-    const s = ctx.store.getState();
-    s.editDraft(SID, 'h');
-    s.editDraft(SID, 'he');
-    s.editDraft(SID, 'hello');
-    expect(ctx.store.getState().drafts.get(SID)).toBe('hello');
-    await vi.advanceTimersByTimeAsync(DRAFT_SAVE_DELAY_MS - 1);
-    expect(ctx.fake.callsOf('drafts:save')).toEqual([]);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(ctx.fake.callsOf('drafts:save')).toEqual([{ sessionId: SID, text: 'hello' }]);
+    await showSession(ctx);
+    ctx.fake.handle('sessions:archive', () => ok(view({ archivedAt: 10, updatedAt: 99 })));
+    await ctx.store.getState().archiveSession(SID);
+    expect(ctx.store.getState().sessionsById.get(SID)?.archivedAt).toBe(10);
   });
 
-  it('are saved at once when the page goes away, and cleared on the host at once when sent', () => {
-    vi.useFakeTimers();
+  it('drops a session deleted here or in another window, and the current one is no longer shown', async () => {
     const ctx = boundStore();
-    ctx.fake.handle('drafts:save', () => ok({ ok: true as const }));
-    ctx.store.getState().editDraft(SID, 'unsent');
-    ctx.store.getState().editDraft(SID2, 'other');
-    ctx.store.getState().flushDrafts();
-    expect(ctx.fake.callsOf('drafts:save')).toEqual([
-      { sessionId: SID, text: 'unsent' },
-      { sessionId: SID2, text: 'other' },
-    ]);
-    ctx.store.getState().clearDraft(SID);
-    expect(ctx.fake.callsOf('drafts:save').at(-1)).toEqual({ sessionId: SID, text: '' });
-    // Nothing left waiting: the pause that follows sends nothing more.
-    vi.advanceTimersByTime(DRAFT_SAVE_DELAY_MS * 2);
-    expect(ctx.fake.callsOf('drafts:save')).toHaveLength(3);
-  });
-
-  it('load from the host, unless the person typed while the answer was on its way', async () => {
-    const ctx = boundStore();
-    let answer!: (text: string) => void;
-    ctx.fake.handle('drafts:get', () => new Promise((r) => (answer = (text) => r(ok({ text })))));
-    const loading = ctx.store.getState().loadDraft(SID);
-    ctx.store.getState().editDraft(SID, 'typed meanwhile');
-    answer('stored');
-    await loading;
-    expect(ctx.store.getState().drafts.get(SID)).toBe('typed meanwhile');
-    ctx.fake.handle('drafts:get', () => ok({ text: 'stored two' }));
-    await ctx.store.getState().loadDraft(SID2);
-    expect(ctx.store.getState().drafts.get(SID2)).toBe('stored two');
-    // Loaded once: switching back does not ask again (this window's text is the newest).
-    await ctx.store.getState().loadDraft(SID2);
-    expect(ctx.fake.callsOf('drafts:get')).toHaveLength(2);
+    await showSession(ctx);
+    ctx.store.getState().upsertSession(view({ id: SID2 }));
+    ctx.fake.handle('sessions:delete', () => ok({ ok: true as const }));
+    await ctx.store.getState().deleteSession(SID);
+    expect(ctx.store.getState().sessionsById.has(SID)).toBe(false);
+    expect(ctx.store.getState().sessionOrder).toEqual([SID2]);
+    expect(ctx.store.getState().currentSessionId).toBeUndefined();
+    ctx.fake.emit('session:deleted', { sessionId: SID2 });
+    expect(ctx.store.getState().sessionOrder).toEqual([]);
   });
 });
 

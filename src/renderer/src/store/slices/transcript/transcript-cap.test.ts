@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Result, SwitchResultT } from '../../../shared/contract';
-import { alwaysOpen } from '../api/connection';
-import { announcementFor } from './announce';
-import { createAppStore } from './app-store';
-import { bindApi } from './bind-api';
-import { ev, FakeApi, flush, range, SID, testDeps, view } from '../test-support/fake-api';
+import type { Result, SwitchResultT } from '../../../../../shared/contract';
+import { alwaysOpen } from '../../../api/connection';
+import { announcementFor } from '../../announce';
+import { createAppStore } from '../../app-store';
+import { bindApi } from '../../bind-api';
+import { ev, FakeApi, flush, range, SID, testDeps, view } from '../../../test-support/fake-api';
 
 const ok = <T,>(value: T): Result<T> => ({ ok: true, value });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Result, SwitchResultT } from '../../../shared/contract';
-import { deferred, flush, SID, view } from '../test-support/fake-api';
-import { answer, boundStore, ok, permission, showSession } from '../test-support/store-fixtures';
+import type { Result, SwitchResultT } from '../../../../../shared/contract';
+import { deferred, flush, SID, view } from '../../../test-support/fake-api';
+import { answer, boundStore, ok, permission, showSession } from '../../../test-support/store-fixtures';
 
 describe('resubscribing after a reconnect', () => {
   it('keeps a turn end and permission changes pushed while the session list is still loading', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { flush, SID, SID2 } from '../test-support/fake-api';
-import { answer, boundStore, lost, ok, showSession } from '../test-support/store-fixtures';
+import { flush, SID, SID2 } from '../../../test-support/fake-api';
+import { answer, boundStore, lost, ok, showSession } from '../../../test-support/store-fixtures';
 
 describe('a switch the host refuses', () => {
   it('detaches both the target and the session the window came from', async () => {

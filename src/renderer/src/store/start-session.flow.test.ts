@@ -5,7 +5,7 @@ import { createAppStore } from './app-store';
 import { bindApi } from './bind-api';
 import { sessionsSelectors } from './slices/sessions/selectors';
 import { composerSelectors } from './slices/composer/selectors';
-import { deferred, ev, FakeApi, flush, SID, testDeps, view } from '../test-support/fake-api';
+import { deferred, FakeApi, flush, SID, testDeps, view } from '../test-support/fake-api';
 
 const ok = <T,>(value: T): Result<T> => ({ ok: true, value });
 type Created = Result<CommandResponse<'sessions:create'>>;
@@ -223,55 +223,5 @@ describe('agent picker', () => {
     expect(sessionsSelectors.newSessionAgentId(store.getState())).toBe('demo');
     store.getState().chooseAgent('nope');
     expect(sessionsSelectors.newSessionAgentId(store.getState())).toBe('demo');
-  });
-});
-
-describe('Retry after a crash loop', () => {
-  it('re-sends the last prompt with a new clientMessageId and retry: true, once per click burst', async () => {
-    const { fake, store } = setup();
-    await store.getState().switchSession(SID);
-    const held = deferred<Result<CommandResponse<'prompt:send'>>>();
-    fake.handle('prompt:send', () => held.promise);
-    fake.emit('session:event', ev(1, 'user_message', { text: 'build it', clientMessageId: 'c-old' }));
-    fake.emit('session:event', ev(2, 'error', { code: 'crash_loop', message: 'agent keeps crashing' }));
-    const first = store.getState().retryLastPrompt();
-    await flush();
-    expect(composerSelectors.isRetrying(store.getState())).toBe(true);
-    await store.getState().retryLastPrompt();
-    held.resolve(ok({ accepted: true as const, duplicate: false }));
-    await first;
-    await flush();
-    const sent = fake.callsOf('prompt:send') as { text: string; clientMessageId: string; retry?: boolean }[];
-    expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ sessionId: SID, text: 'build it', retry: true });
-    expect(sent[0]?.clientMessageId).not.toBe('c-old');
-    expect(composerSelectors.isRetrying(store.getState())).toBe(false);
-  });
-
-  it('sends ordinary prompts without the retry flag', async () => {
-    const { fake, store } = setup();
-    await store.getState().switchSession(SID);
-    await store.getState().sendPrompt('hi');
-    await flush();
-    expect(fake.callsOf('prompt:send')[0]).not.toHaveProperty('retry');
-  });
-});
-
-describe('transcript rows in the store', () => {
-  it('follow pushed events incrementally: a streamed chunk changes only the last row', async () => {
-    const { fake, store } = setup();
-    fake.handle('transcript:page', () =>
-      ok({ events: [ev(1, 'user_message', { text: 'hi' }), ev(2, 'agent_message', { text: 'Hel' })], hasMore: false }),
-    );
-    await store.getState().switchSession(SID);
-    const before = store.getState().transcript.rows;
-    fake.emit('session:event', ev(3, 'agent_message', { text: 'lo' }));
-    const after = store.getState().transcript.rows;
-    expect(after.layout).toBe(before.layout);
-    expect(after.at(0)).toBe(before.at(0));
-    expect(after.at(1)).toMatchObject({ type: 'agent', text: 'Hello' });
-    fake.emit('session:event', ev(4, 'turn_ended', { stopReason: 'cancelled' }));
-    expect(store.getState().transcript.rows.layout).not.toBe(before.layout);
-    expect(store.getState().transcript.rows.count).toBe(3);
   });
 });

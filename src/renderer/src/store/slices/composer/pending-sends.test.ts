@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Result } from '../../../shared/contract';
-import { deferred, ev, flush, range, SID, SID2 } from '../test-support/fake-api';
-import { answer, boundStore, ok, showSession } from '../test-support/store-fixtures';
+import type { Result } from '../../../../../shared/contract';
+import { deferred, ev, flush, range, SID, SID2 } from '../../../test-support/fake-api';
+import { answer, boundStore, ok, showSession } from '../../../test-support/store-fixtures';
 
 describe('pending prompt rows', () => {
   it('drops an accepted prompt row when a page of its session loads, even one without its user_message', async () => {

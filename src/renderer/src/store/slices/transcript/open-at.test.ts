@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchResultsT, SessionEventT } from '../../../shared/contract';
-import { deferred, ev, flush, SID, SID2, view } from '../test-support/fake-api';
-import { answer, boundStore, ok } from '../test-support/store-fixtures';
-import { transcriptSelectors } from './slices/transcript/selectors';
+import type { SessionEventT } from '../../../../../shared/contract';
+import { ev, SID, SID2, view } from '../../../test-support/fake-api';
+import { answer, boundStore, ok } from '../../../test-support/store-fixtures';
+import { transcriptSelectors } from './selectors';
 
 /** A transcript of turns: prompt, answer, turn end (three events, two rows each). */
 function turns(from: number, to: number, sessionId = SID): SessionEventT[] {
@@ -40,46 +40,7 @@ function hostWithLongSession() {
   return { ...ctx, last };
 }
 
-const results = (query: string): SearchResultsT => ({
-  groups: [{ sessionId: SID, title: query, cwd: '/', agentId: 'demo', hits: [], more: false }],
-  truncated: false,
-});
-
-describe('transcript search in the window', () => {
-  it('keeps one query in flight and ends on the latest text typed', async () => {
-    const { fake, store } = boundStore();
-    const first = deferred<ReturnType<typeof ok<SearchResultsT>>>();
-    let calls = 0;
-    fake.handle('search:query', (req) => (++calls === 1 ? first.promise : ok(results(req.query))));
-    store.getState().setSearchQuery('w');
-    store.getState().setSearchQuery('wa');
-    store.getState().setSearchQuery('wal');
-    expect(fake.callsOf('search:query')).toEqual([{ query: 'w', limit: 20 }]);
-    first.resolve(ok(results('w')));
-    await flush();
-    expect(fake.callsOf('search:query')).toEqual([
-      { query: 'w', limit: 20 },
-      { query: 'wal', limit: 20 },
-    ]);
-    expect(store.getState().search.results?.groups[0]?.title).toBe('wal');
-    expect(store.getState().search.busy).toBe(false);
-    store.getState().setSearchQuery('  ');
-    await flush();
-    expect(store.getState().search.results).toBeUndefined();
-    expect(fake.callsOf('search:query')).toHaveLength(2);
-  });
-
-  it('shows indexing progress from host:info and pushed events, and drops it when done', async () => {
-    const { fake, store } = boundStore();
-    fake.handle('host:info', () =>
-      ok({ version: '1', headless: true, clientId: 'c', agents: [], settings: {} as never, searchIndexing: { indexed: 5, total: 10, done: false } }),
-    );
-    await store.getState().loadHostInfo();
-    expect(store.getState().search.progress).toEqual({ indexed: 5, total: 10, done: false });
-    fake.emit('search:progress', { indexed: 10, total: 10, done: true });
-    expect(store.getState().search.progress).toBeUndefined();
-  });
-
+describe('a transcript opened at a search hit', () => {
   it('opens a hit deep in a long transcript on the page around it, with its row to scroll to', async () => {
     const { fake, store } = hostWithLongSession();
     await store.getState().openAt(SID, 1_234);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { headerControls, type SessionControls } from '../../../shared/contract';
-import { SID } from '../test-support/fake-api';
-import { answer, boundStore, ok, showSession } from '../test-support/store-fixtures';
-import { view } from '../test-support/fake-api';
+import { headerControls, type SessionControls } from '../../../../../shared/contract';
+import { SID } from '../../../test-support/fake-api';
+import { answer, boundStore, ok, showSession } from '../../../test-support/store-fixtures';
+import { view } from '../../../test-support/fake-api';
 
 const controls = (rev: number, mode = 'ask'): SessionControls => ({
   rev,

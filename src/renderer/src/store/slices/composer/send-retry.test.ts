@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ConnectionMonitor, ConnectionStatus } from '../api/connection';
-import { flush } from '../test-support/fake-api';
-import { boundStore, lost, ok, showSession } from '../test-support/store-fixtures';
+import type { ConnectionMonitor, ConnectionStatus } from '../../../api/connection';
+import { flush } from '../../../test-support/fake-api';
+import { boundStore, lost, ok, showSession } from '../../../test-support/store-fixtures';
 
 /** A connection monitor the test drives. */
 function manualConnection(initial: ConnectionStatus = 'open'): ConnectionMonitor {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentListT, AgentTestResultT, AgentViewT, HostInfoT } from '../../../shared/contract';
-import { deferred, flush } from '../test-support/fake-api';
-import { boundStore, ok } from '../test-support/store-fixtures';
-import { agentsSelectors } from './slices/catalogue/selectors';
+import type { AgentListT, AgentTestResultT, AgentViewT, HostInfoT } from '../../../../../shared/contract';
+import { deferred, flush } from '../../../test-support/fake-api';
+import { boundStore, ok } from '../../../test-support/store-fixtures';
+import { agentsSelectors } from './selectors';
 
 function agent(over: Partial<AgentViewT> = {}): AgentViewT {
   return {

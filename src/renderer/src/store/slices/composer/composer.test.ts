@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { PromptBlock } from '../../../shared/contract';
-import { ev, flush, SID } from '../test-support/fake-api';
-import { answer, boundStore, ok, showSession } from '../test-support/store-fixtures';
-import { composerSelectors } from './slices/composer/selectors';
-import { transcriptSelectors } from './slices/transcript/selectors';
+import type { PromptBlock } from '../../../../../shared/contract';
+import { ev, flush, SID } from '../../../test-support/fake-api';
+import { answer, boundStore, ok, showSession } from '../../../test-support/store-fixtures';
+import { composerSelectors } from './selectors';
+import { transcriptSelectors } from '../transcript/selectors';
 
 const image: PromptBlock = { type: 'image', mimeType: 'image/png', data: 'AAAA', name: 'a.png' };
 
