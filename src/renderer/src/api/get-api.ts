@@ -2,7 +2,7 @@ import type { Api } from '../../../shared/contract';
 import { alwaysOpen, type ConnectionMonitor } from './connection';
 import { apiOverTransport, WsTransport } from './ws-api';
 
-export interface HostLink {
+interface HostLink {
   api: Api;
   connection: ConnectionMonitor;
   /** True inside Electron (the preload exposed `window.api`): desktop notifications are ours. */

@@ -4,8 +4,8 @@ import { alwaysOpen } from '../api/connection';
 import { createAppStore } from './app-store';
 import { bindApi } from './bind-api';
 import { nextAnimationFrame, type FrameScheduler } from './frame';
-import { buildRows } from './slices/transcript/rows';
 import { ev, FakeApi, range, SID, testDeps, view } from '../test-support/fake-api';
+import { buildRows } from '../test-support/rows';
 
 const ok = <T,>(value: T): Result<T> => ({ ok: true, value });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentInfoT, CommandResponse, HostInfoT, Result, SwitchResultT } from '../../../shared/contract';
 import { alwaysOpen } from '../api/connection';
-import { createAppStore } from './app-store';
+import { createAppStore, type AppStoreApi } from './app-store';
 import { bindApi } from './bind-api';
 import { sessionsSelectors } from './slices/sessions/selectors';
 import { composerSelectors } from './slices/composer/selectors';
@@ -58,6 +58,14 @@ function holdCreate(fake: FakeApi) {
 }
 
 const commands = (fake: FakeApi) => fake.calls.map((c) => c.command);
+
+/** Ctrl/Cmd+N, waited for until the session is created and shown: its id, or undefined if the create failed. */
+async function createSession(store: AppStoreApi): Promise<string | undefined> {
+  const id = store.getState().startSession();
+  const error = await store.getState().whenCreated(id);
+  await flush();
+  return error ? undefined : id;
+}
 
 describe('New session', () => {
   it('makes the new id current at once; a quick Enter goes to it, after the create, without a second session', async () => {
@@ -175,7 +183,7 @@ describe('New session', () => {
         ? { ok: false, error: { code: 'disconnected', message: 'lost' } }
         : { ok: false, error: { code: 'already_exists', message: 'exists' } },
     );
-    const id = await store.getState().createSession();
+    const id = await createSession(store);
     expect(id).toBeDefined();
     expect(fake.callsOf('sessions:create')).toEqual([{ id }, { id }]);
     expect(store.getState().currentSessionId).toBe(id);
@@ -202,7 +210,7 @@ describe('agent picker', () => {
     fake.handle('sessions:create', (req) => ok(view({ id: req.id })));
     await store.getState().start();
     expect(sessionsSelectors.agentIdForCreate(store.getState())).toBeUndefined();
-    const id = await store.getState().createSession();
+    const id = await createSession(store);
     expect(fake.callsOf('sessions:create')).toEqual([{ id }]);
   });
 
@@ -211,9 +219,9 @@ describe('agent picker', () => {
     fake.handle('sessions:create', (req) => ok(view({ id: req.id, agentId: req.agentId })));
     await store.getState().start();
     expect(sessionsSelectors.newSessionAgentId(store.getState())).toBe('claude');
-    await store.getState().createSession();
+    await createSession(store);
     store.getState().chooseAgent('demo');
-    await store.getState().createSession();
+    await createSession(store);
     expect(fake.callsOf('sessions:create').map((r) => (r as { agentId?: string }).agentId)).toEqual(['claude', 'demo']);
   });
 

@@ -16,7 +16,7 @@ const GROUP_HEIGHT = 30;
  */
 const RENDER_ALL_UP_TO = 500;
 
-export const FILTER_ID = 'filter-sessions';
+const FILTER_ID = 'filter-sessions';
 
 function rangeExtractor(range: Range): number[] {
   if (range.count > RENDER_ALL_UP_TO) return defaultRangeExtractor(range);

@@ -6,7 +6,7 @@
 import { useState, type FormEvent } from 'react';
 import type { AuthMethodView } from '../../../../shared/contract';
 
-export interface SignInMethodsProps {
+interface SignInMethodsProps {
   methods: readonly AuthMethodView[];
   /** A sign-in runs: every control waits. */
   busy: boolean;

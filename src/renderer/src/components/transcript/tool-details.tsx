@@ -6,7 +6,7 @@ import { ToolOutput } from './tool-output';
 const MAX_DIFF_LINES = 400;
 
 /** The command an execute tool call will run, from the agent's raw input (free JSON: agents differ). */
-export function commandOf(rawInput: Json | undefined): string | undefined {
+function commandOf(rawInput: Json | undefined): string | undefined {
   if (rawInput === undefined || rawInput === null || typeof rawInput !== 'object' || Array.isArray(rawInput)) return undefined;
   const c = rawInput.command;
   if (typeof c === 'string') {

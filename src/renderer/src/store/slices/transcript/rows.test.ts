@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { SessionEventT } from '../../../../../shared/contract';
 import { ev, SID } from '../../../test-support/fake-api';
 import { answer, boundStore, ok } from '../../../test-support/store-fixtures';
-import { buildRows, lastUserPrompt, RowGrouper, type Row, type RowList } from './rows';
+import { buildRows } from '../../../test-support/rows';
+import { lastUserPrompt, RowGrouper, type Row, type RowList } from './rows';
 
 const all = (list: RowList): Row[] => Array.from({ length: list.count }, (_, i) => list.at(i) as Row);
 
