@@ -23,6 +23,11 @@ export const ErrorCode = z.enum([
   'unsupported',
   /** The database could not be written (disk full, folder unwritable), or is damaged or newer. */
   'storage_failed',
+  /**
+   * An answer or pushed event did not match the contract where it arrived (a host bug, or a
+   * host and window of different versions); the message names the command or event and the field.
+   */
+  'contract_violation',
 ]);
 export type ErrorCode = z.output<typeof ErrorCode>;
 

@@ -63,7 +63,7 @@ const store = createAppStore({
   // In a browser a new tab at the session's address; the desktop app asks the host (windows:open).
   ...(link.desktop ? {} : { openTab: (id: string) => window.open(addressFor(window.location, id), '_blank') !== null }),
 });
-bindApi(store, link.api, link.connection);
+bindApi(store, link.api, link.connection, link.contract);
 
 // An address typed or pasted in this tab (or Back over an older one) switches to its session.
 window.addEventListener('hashchange', () => {
