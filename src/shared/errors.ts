@@ -27,6 +27,11 @@ export const ErrorCode = z.enum([
   'download_failed',
   /** A download arrived but is refused: too large, a wrong checksum, an archive that would write outside its folder. */
   'download_refused',
+  /**
+   * An answer or pushed event did not match the contract where it arrived (a host bug, or a
+   * host and window of different versions); the message names the command or event and the field.
+   */
+  'contract_violation',
 ]);
 export type ErrorCode = z.output<typeof ErrorCode>;
 

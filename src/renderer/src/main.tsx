@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectToHost } from './api/get-api';
 import { App } from './app';
-import { ErrorBoundary } from './components/error-boundary';
+import { ErrorBoundary } from './components/app-frame/error-boundary';
 import { addressFor, hashFor, sessionFromHash } from './lib/address';
 import { newId } from './lib/new-id';
 import { createAppStore } from './store/app-store';
@@ -63,7 +63,7 @@ const store = createAppStore({
   // In a browser a new tab at the session's address; the desktop app asks the host (windows:open).
   ...(link.desktop ? {} : { openTab: (id: string) => window.open(addressFor(window.location, id), '_blank') !== null }),
 });
-bindApi(store, link.api, link.connection);
+bindApi(store, link.api, link.connection, link.contract);
 
 // An address typed or pasted in this tab (or Back over an older one) switches to its session.
 window.addEventListener('hashchange', () => {

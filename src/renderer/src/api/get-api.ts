@@ -1,9 +1,13 @@
 import type { Api } from '../../../shared/contract';
 import { alwaysOpen, type ConnectionMonitor } from './connection';
+import { checkApi, type ContractMonitor } from './contract-check';
 import { apiOverTransport, WsTransport } from './ws-api';
 
-export interface HostLink {
+interface HostLink {
+  /** The host, every answer and event checked against the contract where it arrives. */
   api: Api;
+  /** What the check refused. */
+  contract: ContractMonitor;
   connection: ConnectionMonitor;
   /** True inside Electron (the preload exposed `window.api`): desktop notifications are ours. */
   desktop: boolean;
@@ -64,10 +68,11 @@ function sessionStore(): TokenStorage | undefined {
   }
 }
 
+/** The preload's `window.api` in the desktop app, else a WebSocket to the headless host; checked either way. */
 export function connectToHost(): HostLink {
-  if (window.api) return { api: window.api, connection: alwaysOpen, desktop: true };
+  if (window.api) return { ...checkApi(window.api), connection: alwaysOpen, desktop: true };
   const token = takeToken(window.location, window.history, sessionStore());
   const transport = new WsTransport({ url: wsUrl(window.location, token) });
   window.__switchboardDebug = { dropSocket: () => transport.dropSocket() };
-  return { api: apiOverTransport(transport), connection: transport, desktop: false };
+  return { ...checkApi(apiOverTransport(transport)), connection: transport, desktop: false };
 }

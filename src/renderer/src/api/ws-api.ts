@@ -18,7 +18,7 @@ export interface Timers {
   clearTimeout(handle: unknown): void;
 }
 
-export interface WsApiOptions {
+interface WsApiOptions {
   url: string;
   createSocket?: (url: string) => SocketLike;
   timers?: Timers;

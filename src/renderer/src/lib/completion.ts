@@ -77,7 +77,7 @@ export function complete(text: string, trigger: Trigger, option: CompletionOptio
   return { text: next, caret: trigger.start + option.insert.length + 1 };
 }
 
-export type KeyOutcome =
+type KeyOutcome =
   | { action: 'move'; active: number }
   | { action: 'accept' }
   | { action: 'close' }

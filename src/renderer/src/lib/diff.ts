@@ -1,4 +1,4 @@
-export interface DiffLine {
+interface DiffLine {
   op: ' ' | '-' | '+';
   text: string;
 }

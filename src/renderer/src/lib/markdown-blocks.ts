@@ -198,8 +198,3 @@ export class MarkdownBlockSplitter {
     if (HTML_UNTIL_BLANK.test(trimmed)) this.html = { until: 'blank' };
   }
 }
-
-/** The blocks of a whole text (tests, and text that is not streamed). */
-export function splitMarkdown(text: string): BlockSplit {
-  return new MarkdownBlockSplitter().split(text);
-}

@@ -29,7 +29,7 @@ function utf8Text(bytes: Uint8Array): string | undefined {
   }
 }
 
-export function toBase64(bytes: Uint8Array): string {
+function toBase64(bytes: Uint8Array): string {
   let binary = '';
   // In slices: one spread of a megabyte overflows the call stack.
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));

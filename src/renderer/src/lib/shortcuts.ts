@@ -19,7 +19,7 @@ export type ShortcutId =
   | 'entryMenu';
 
 /** One key combination. `key` is compared with `KeyboardEvent.key`, case-insensitively for letters. */
-export interface Chord {
+interface Chord {
   key: string;
   mod?: boolean;
   shift?: boolean;
@@ -28,7 +28,7 @@ export interface Chord {
   label?: string;
 }
 
-export interface Shortcut {
+interface Shortcut {
   id: ShortcutId;
   description: string;
   chords: readonly Chord[];
@@ -90,7 +90,7 @@ function matchesChord(e: KeyLike, chord: Chord, mac: boolean): boolean {
   return e.key.toLowerCase() === chord.key.toLowerCase();
 }
 
-export interface ShortcutHit {
+interface ShortcutHit {
   shortcut: Shortcut;
   /** Which of its chords (for session 1–9: the session's index). */
   chord: number;

@@ -60,7 +60,7 @@ export interface RowsInput {
   agentName(agentId: string): string;
 }
 
-export interface SidebarRows {
+interface SidebarRows {
   rows: SidebarRow[];
   /** Sessions an entry shows for, top to bottom (Ctrl+1..9, next/previous, arrow keys). */
   visible: string[];

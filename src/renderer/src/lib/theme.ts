@@ -10,7 +10,7 @@ export type ThemeChoice = (typeof THEMES)[number];
 
 const KEY = 'switchboard.theme';
 
-export interface ThemeTarget {
+interface ThemeTarget {
   dataset: DOMStringMap;
 }
 
@@ -20,7 +20,7 @@ export interface ThemeStorage {
   setItem(key: string, value: string): void;
 }
 
-export const isTheme = (value: unknown): value is ThemeChoice => THEMES.includes(value as ThemeChoice);
+const isTheme = (value: unknown): value is ThemeChoice => THEMES.includes(value as ThemeChoice);
 
 export function applyTheme(root: ThemeTarget, choice: ThemeChoice): void {
   if (choice === 'system') delete root.dataset.theme;

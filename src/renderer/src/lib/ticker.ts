@@ -7,7 +7,7 @@ export interface TickClock {
   clearInterval(handle: unknown): void;
 }
 
-export const browserClock: TickClock = {
+const browserClock: TickClock = {
   now: () => Date.now(),
   setInterval: (fn, ms) => window.setInterval(fn, ms),
   clearInterval: (handle) => window.clearInterval(handle as number),
@@ -59,7 +59,7 @@ export class Ticker {
  * Twice a second: clocks count whole seconds from a start that is not aligned with the
  * ticker's phase, so a 1 s tick could show a second up to 1 s late (or skip one).
  */
-export const windowTicker = new Ticker(browserClock, 500);
+const windowTicker = new Ticker(browserClock, 500);
 
 /** The current time, re-read on each tick while `active`; the window's one ticker drives it. */
 export function useNow(active: boolean, ticker: Ticker = windowTicker): number {

@@ -4,7 +4,7 @@ import type { RowList } from '../store/slices/transcript/rows';
 /** After this long without a word from the agent, the running turn says so. */
 export const DEFAULT_SILENCE_AFTER_MS = 10_000;
 
-export interface TurnProgress {
+interface TurnProgress {
   /** Since the turn began (host time), never negative. */
   elapsedMs: number;
   /** Set once the agent has said nothing for at least the silence threshold. */

@@ -40,7 +40,7 @@ export type AppState = SessionsState &
   TerminalsState &
   ControlsState &
   SearchState;
-export type AppActions = SessionsActions &
+type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
   HostActions &

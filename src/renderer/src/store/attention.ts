@@ -2,7 +2,7 @@ import type { SessionViewT } from '../../../shared/contract';
 import type { AppState, AppStoreApi } from './app-store';
 import { isWaitingForPerson } from '../../../shared/waiting';
 
-export const APP_TITLE = 'Switchboard';
+const APP_TITLE = 'Switchboard';
 
 /**
  * Sessions waiting for the person: the title's count, the same in every window and the same
@@ -49,7 +49,7 @@ export function sessionsToNotify(prev: AppState, next: AppState, documentHidden:
   return titles;
 }
 
-export interface AttentionEnv {
+interface AttentionEnv {
   setTitle(title: string): void;
   /** The user is not looking at the window (hidden, or another window has the focus). */
   isHidden(): boolean;

@@ -1,9 +1,14 @@
 import type { Api } from '../../../shared/contract';
 import type { ConnectionMonitor } from '../api/connection';
+import type { ContractMonitor } from '../api/contract-check';
 import type { AppStoreApi } from './app-store';
 
-/** Feeds host events into the store. Returns the function that unsubscribes everything. */
-export function bindApi(store: AppStoreApi, api: Api, connection: ConnectionMonitor): () => void {
+/**
+ * Feeds host events into the store, and what the contract check refused (`contract`, absent
+ * where the api is not checked: tests of the store alone). Returns the function that
+ * unsubscribes everything.
+ */
+export function bindApi(store: AppStoreApi, api: Api, connection: ConnectionMonitor, contract?: ContractMonitor): () => void {
   const s = store.getState;
   const offs = [
     api.on('session:event', (e) => s().receiveEvent(e)),
@@ -29,6 +34,7 @@ export function bindApi(store: AppStoreApi, api: Api, connection: ConnectionMoni
       if (log) void s().openAgentLog(log.sessionId);
     }),
     connection.onStatus((status) => s().setConnection(status)),
+    contract?.onViolation((error) => s().contractViolated(error)) ?? (() => {}),
   ];
   s().setConnection(connection.status);
   return () => {

@@ -7,7 +7,7 @@ const AS_TEXT: Record<Extract<AttachmentRecord, { type: 'file' }>['as'], string>
 };
 
 /** How an attachment is named to the person: its name, else its kind. */
-export function attachmentLabel(a: AttachmentRecord): string {
+function attachmentLabel(a: AttachmentRecord): string {
   if (a.type === 'file') return a.name;
   return a.name ?? (a.type === 'image' ? 'Image' : 'Audio');
 }

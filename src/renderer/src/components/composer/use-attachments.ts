@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { blockForFile, PROMPT_LIMITS, recordOf, type AttachmentRecord, type PromptBlock, type PromptCapabilities } from '../../../../shared/contract';
 import { readFile } from '../../lib/read-file';
 
-export interface Attachment {
+interface Attachment {
   id: number;
   block: PromptBlock;
   record: AttachmentRecord;

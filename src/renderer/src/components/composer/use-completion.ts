@@ -7,7 +7,7 @@ import { COMPLETION_LISTBOX_ID, completionOptionId } from './completion-popup';
 const chosenBySession = new Map<string, ReadonlySet<string>>();
 const NO_PATHS: ReadonlySet<string> = new Set();
 
-export interface CompletionDeps {
+interface CompletionDeps {
   sessionId: string;
   text: string;
   caret: number;
@@ -17,7 +17,7 @@ export interface CompletionDeps {
   replace(text: string, caret: number): void;
 }
 
-export interface Completion {
+interface Completion {
   trigger: Trigger | undefined;
   options: readonly CompletionOption[];
   open: boolean;

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { matchesFilter } from '../../lib/sidebar-rows';
 import { useAppStore } from '../../store/context';
-import { useAgentName } from '../use-agent-name';
+import { useAgentName } from '../sidebar/use-agent-name';
 
 /** Enough to choose from; typing narrows the rest. */
 const MAX_RESULTS = 50;

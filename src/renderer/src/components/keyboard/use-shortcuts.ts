@@ -3,10 +3,10 @@ import { isMac, isTypingTarget, matchShortcut, type ShortcutId } from '../../lib
 import type { AppStoreApi } from '../../store/app-store';
 
 /** The searchbox another part of the window owns; found by its id, else by its name. */
-export const SEARCH_TRANSCRIPTS_ID = 'search-transcripts';
-export const MESSAGE_BOX_SELECTOR = 'textarea[aria-label="Message"]';
+const SEARCH_TRANSCRIPTS_ID = 'search-transcripts';
+const MESSAGE_BOX_SELECTOR = 'textarea[aria-label="Message"]';
 
-export interface ShortcutTargets {
+interface ShortcutTargets {
   openSwitcher(): void;
   openSheet(): void;
 }

@@ -3,7 +3,7 @@ import type { PermissionViewT } from '../../../../shared/contract';
 import { useAppStore } from '../../store/context';
 import { permissionsSelectors } from '../../store/slices/permissions/selectors';
 import { toolKindLabel } from '../transcript/describe';
-import { ToolDetails } from '../tool-details';
+import { ToolDetails } from '../transcript/tool-details';
 
 function deadlineText(deadlineAt: number | undefined): string | undefined {
   if (deadlineAt === undefined) return undefined;

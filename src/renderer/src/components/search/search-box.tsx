@@ -4,7 +4,7 @@ import { useAppStore } from '../../store/context';
 import { searchSelectors } from '../../store/slices/search/selectors';
 
 /** Its id is how other parts focus it (the search shortcut). */
-export const SEARCH_INPUT_ID = 'search-transcripts';
+const SEARCH_INPUT_ID = 'search-transcripts';
 
 const KIND_LABEL: Record<SearchHitT['kind'], string> = { user: 'You', agent: 'Agent', thought: 'Thought', tool: 'Tool' };
 

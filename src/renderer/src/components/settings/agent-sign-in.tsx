@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { AuthMethodView } from '../../../../shared/contract';
 import { useAppStore } from '../../store/context';
-import { SignInMethods } from '../sign-in-methods';
+import { SignInMethods } from '../sign-in/sign-in-methods';
 
 type Attempt = { status: 'running' } | { status: 'done' | 'failed'; message: string };
 

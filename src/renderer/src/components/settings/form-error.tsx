@@ -1,7 +1,7 @@
 import type { WireError } from '../../../../shared/contract';
 
 /** The fields the host refused, if it named them. */
-export function issuesOf(error: WireError): string[] {
+function issuesOf(error: WireError): string[] {
   return (error.details?.issues ?? []).map((d) => {
     const path = d.path.join('.');
     return path ? `${path}: ${d.message}` : d.message;

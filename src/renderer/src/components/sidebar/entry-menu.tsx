@@ -3,7 +3,7 @@ import type { SessionViewT } from '../../../../shared/contract';
 import { useAppStore } from '../../store/context';
 import type { MenuRequest } from './session-entry';
 
-export type EntryAction = 'open-window' | 'rename' | 'archive' | 'restore' | 'delete';
+type EntryAction = 'open-window' | 'rename' | 'archive' | 'restore' | 'delete';
 
 /** What the menu of an entry offers, in order: Archive or Restore depending on where it is. */
 export function entryMenuItems(view: Pick<SessionViewT, 'archivedAt'>): { action: EntryAction; label: string }[] {

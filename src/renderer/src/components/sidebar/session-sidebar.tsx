@@ -2,7 +2,7 @@ import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/rea
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { holdOrder, sidebarRows, ARCHIVED_GROUP, type SidebarRow } from '../../lib/sidebar-rows';
 import { useAppStore } from '../../store/context';
-import { useAgentName } from '../use-agent-name';
+import { useAgentName } from './use-agent-name';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { EntryMenu } from './entry-menu';
 import { listKeyTarget } from './list-keys';
@@ -16,7 +16,7 @@ const GROUP_HEIGHT = 30;
  */
 const RENDER_ALL_UP_TO = 500;
 
-export const FILTER_ID = 'filter-sessions';
+const FILTER_ID = 'filter-sessions';
 
 function rangeExtractor(range: Range): number[] {
   if (range.count > RENDER_ALL_UP_TO) return defaultRangeExtractor(range);

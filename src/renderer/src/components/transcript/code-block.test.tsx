@@ -2,7 +2,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadedHighlighter, loadHighlighter, parseHighlighted } from '../../lib/highlight';
 import { isClosedFence } from './code-block';
-import { Markdown, WholeMarkdown } from './markdown';
+import { WholeMarkdown } from '../../test-support/markdown';
+import { Markdown } from './markdown';
 
 const FENCE = '```ts\nconst answer: number = 42;\n```';
 

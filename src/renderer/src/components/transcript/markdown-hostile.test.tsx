@@ -1,7 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_MARKDOWN } from '../../../../agents/demo/markdown-doc';
-import { isSafeHref, WholeMarkdown } from './markdown';
+import { WholeMarkdown } from '../../test-support/markdown';
+import { isSafeHref } from './markdown';
 
 /** Agent output is never HTML (issue 13): the markup the window builds from hostile Markdown. */
 describe('hostile Markdown', () => {

@@ -1,8 +1,9 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { markdownChunks, markdownDocument, seededRandom } from '../../../../agents/demo/markdown-doc';
-import { MarkdownBlockSplitter, splitMarkdown, type BlockSplit } from '../../lib/markdown-blocks';
-import { blockChildren, Markdown, WholeMarkdown } from './markdown';
+import { MarkdownBlockSplitter, type BlockSplit } from '../../lib/markdown-blocks';
+import { splitMarkdown, WholeMarkdown } from '../../test-support/markdown';
+import { blockChildren, Markdown } from './markdown';
 import { TRICKY_DOCS } from './markdown-docs.test-data';
 
 const whole = (text: string) => renderToStaticMarkup(<WholeMarkdown text={text} />);

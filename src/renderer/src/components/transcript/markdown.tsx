@@ -110,12 +110,3 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   const [splitter] = useState(() => new MarkdownBlockSplitter());
   return <div className="markdown">{blockChildren(splitter.split(text))}</div>;
 });
-
-/** The whole text in one parse: the reference that block-wise rendering must equal (tests). */
-export function WholeMarkdown({ text }: { text: string }) {
-  return (
-    <div className="markdown">
-      <Block text={text} />
-    </div>
-  );
-}

@@ -3,7 +3,7 @@
  * back lands on the same row instead of the bottom. A row is remembered by its key (rows are
  * regrouped as events arrive, so a pixel offset would drift); 'end' means it followed the stream.
  */
-export type ScrollMark = 'end' | { key: string | number | bigint };
+type ScrollMark = 'end' | { key: string | number | bigint };
 
 const marks = new Map<string, ScrollMark>();
 /** Plenty for a day's switching; the oldest is forgotten first. */

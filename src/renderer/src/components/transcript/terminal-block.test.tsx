@@ -4,7 +4,8 @@ import { createAppStore, type AppState, type AppStoreApi } from '../../store/app
 import { StoreProvider } from '../../store/context';
 import { mergePiece } from '../../store/slices/terminals/actions';
 import { terminalKey } from '../../store/slices/terminals/initial-state';
-import { buildRows, type Row } from '../../store/slices/transcript/rows';
+import type { Row } from '../../store/slices/transcript/rows';
+import { buildRows } from '../../test-support/rows';
 import { ev, FakeApi, flush, SID, testDeps } from '../../test-support/fake-api';
 import { TranscriptRow } from './transcript-row';
 

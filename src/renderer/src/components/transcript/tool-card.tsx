@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { ToolCallState } from '../../store/slices/transcript/rows';
-import { ToolDetails } from '../tool-details';
+import { ToolDetails } from './tool-details';
 import { toolKindLabel, toolStatusLabel } from './describe';
 import { TerminalBlock } from './terminal-block';
 

@@ -5,7 +5,7 @@ import { useAppStore } from '../../store/context';
 import { composerSelectors } from '../../store/slices/composer/selectors';
 import { describeResolution, toolKindLabel } from './describe';
 import { Markdown } from './markdown';
-import { DiffView } from '../tool-details';
+import { DiffView } from './tool-details';
 import { ToolCard } from './tool-card';
 import { AttachmentList } from '../attachments/attachment-chip';
 import { turnUsageText } from '../../lib/usage-format';

@@ -4,7 +4,7 @@ import type { StoreDeps } from '../../deps';
 import { lastUserPrompt } from '../transcript/rows';
 import type { PendingSend } from './initial-state';
 
-export interface SendOptions {
+interface SendOptions {
   /** Restart an agent that was stopped after crashing repeatedly (the Retry button). */
   retry?: boolean;
   /** Attachments and `@` mentions, sent after the text. */

@@ -1,7 +1,7 @@
 import type { SessionControls } from '../../../../../shared/contract';
 
 /** A change a window asked for and the host has not answered yet. */
-export interface PendingControl {
+interface PendingControl {
   sessionId: string;
   /** The header control's key (`mode`, `model`, `option:<id>`). */
   key: string;
@@ -9,7 +9,7 @@ export interface PendingControl {
 }
 
 /** A change the agent (or the host) refused: said beside the controls until dismissed. */
-export interface ControlError {
+interface ControlError {
   sessionId: string;
   label: string;
   message: string;

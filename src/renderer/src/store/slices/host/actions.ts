@@ -13,6 +13,11 @@ export interface HostActions {
   revokeRule(sessionId: string, ruleId: string): Promise<WireError | undefined>;
   /** Settings saved by any window (pushed). */
   settingsChanged(settings: SettingsT): void;
+  /**
+   * The contract check refused an answer or an event (a host bug, or host and window of
+   * different versions): said once while the same notice shows; the console has every one.
+   */
+  contractViolated(error: WireError): void;
 }
 
 export function createHostActions(set: SetState, get: GetState, deps: StoreDeps): HostActions {
@@ -44,6 +49,11 @@ export function createHostActions(set: SetState, get: GetState, deps: StoreDeps)
     settingsChanged(settings) {
       const info = get().hostInfo;
       set({ settings, hostInfo: info ? { ...info, settings } : info });
+    },
+
+    contractViolated(error) {
+      const text = `Switchboard could not read what the host sent. ${error.message}`;
+      if (!get().notices.some((n) => n.text === text)) get().pushNotice(text);
     },
 
     async loadRules(sessionId) {

@@ -1,5 +1,5 @@
 /** The last sign-in asked from this window: its progress and result, shown in the sign-in panel. */
-export interface SignInAttempt {
+interface SignInAttempt {
   sessionId: string;
   methodId: string;
   status: 'running' | 'done' | 'failed';

@@ -1,7 +1,7 @@
 import type { AgentSessionInfoT, FolderCheckT, WireError } from '../../../../../shared/contract';
 
 /** The host's answer about the typed folder: asked as the person types, only the latest kept. */
-export type FolderCheckState = { state: 'idle' } | { state: 'checking' } | { state: 'done'; result: FolderCheckT };
+type FolderCheckState = { state: 'idle' } | { state: 'checking' } | { state: 'done'; result: FolderCheckT };
 
 /** The agent's own sessions (`agents:sessions`), for "Open an existing session of this agent". */
 export type ListedSessions =

@@ -5,7 +5,7 @@ import { activityOrder } from '../../../lib/sidebar-rows';
 import { sessionsSelectors } from './selectors';
 
 /** What a new session is started with (the New session dialog's choices); the host fills in what is absent. */
-export type NewSessionChoice = Omit<CommandRequest<'sessions:create'>, 'id'>;
+type NewSessionChoice = Omit<CommandRequest<'sessions:create'>, 'id'>;
 
 /** How many recent folders the window keeps (the host keeps as many). */
 const RECENT_FOLDERS_KEPT = 10;
@@ -26,8 +26,6 @@ export interface SessionsActions {
    * the id.
    */
   startSession(choice?: NewSessionChoice): string;
-  /** `startSession`, resolved once the session exists and is shown: its id, or undefined. */
-  createSession(choice?: NewSessionChoice): Promise<string | undefined>;
   /**
    * Resolves when `sessionId` exists on the host: undefined, or the error its creation failed
    * with. At once for a session that is not being created.
@@ -168,8 +166,8 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     set({ recentFolders: [cwd, ...get().recentFolders.filter((f) => f !== cwd)].slice(0, RECENT_FOLDERS_KEPT) });
   };
 
-  /** Makes a new id current and creates it; `flow` ends once it is created and shown. */
-  const begin = (choice: NewSessionChoice = lastChoices()): { id: string; flow: Promise<boolean> } => {
+  /** Makes a new id current and creates it on the host, then shows it. */
+  const begin = (choice: NewSessionChoice = lastChoices()): string => {
     const id = deps.newId();
     const back = get().currentSessionId;
     const token = get().beginTranscript(id);
@@ -178,7 +176,8 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     get().setPendingPermissions([]);
     let settle!: (error: WireError | undefined) => void;
     creating.set(id, new Promise((resolve) => (settle = resolve)));
-    const flow = (async () => {
+    // Its outcome shows in the store: the session, or a notice and the view the window had.
+    void (async () => {
       const res = await createOnHost(id, choice);
       creating.delete(id);
       if (get().creatingSessionId === id) set({ creatingSessionId: undefined });
@@ -190,7 +189,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
           else set({ currentSessionId: undefined });
         }
         settle(res.error);
-        return false;
+        return;
       }
       if (res.value) {
         get().upsertSession(res.value);
@@ -201,9 +200,8 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       const switching = shown ? loadSwitched(id, token) : undefined;
       settle(undefined);
       await switching;
-      return true;
     })();
-    return { id, flow };
+    return id;
   };
 
   /** Makes `sessionId` current and loads it (its newest page, or the page around `atSeq`). */
@@ -265,14 +263,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     },
 
     startSession(choice) {
-      const { id, flow } = begin(choice);
-      void flow;
-      return id;
-    },
-
-    async createSession(choice) {
-      const { id, flow } = begin(choice);
-      return (await flow) ? id : undefined;
+      return begin(choice);
     },
 
     whenCreated(sessionId) {

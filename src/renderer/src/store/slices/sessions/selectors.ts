@@ -60,7 +60,7 @@ function badgeTitle(view: Pick<SessionViewT, 'state' | 'stateReason'>): string |
   return `${why ?? 'Ended'}. Sending a message resumes it.`;
 }
 
-export type EntryTone = 'running' | 'attention' | 'asleep' | 'error' | 'ended' | 'idle' | 'starting';
+type EntryTone = 'running' | 'attention' | 'asleep' | 'error' | 'ended' | 'idle' | 'starting';
 
 /** Ended because something went wrong (not asleep, not closed on purpose). */
 const ERROR_REASONS: ReadonlySet<StateReason> = new Set<StateReason>(['agent_exited', 'crash_loop', 'start_failed', 'agent_unavailable']);

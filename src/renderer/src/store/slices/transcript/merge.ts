@@ -32,7 +32,7 @@ export const emptyTranscriptData: TranscriptData = {
   hasOlder: false,
 };
 
-export type LiveOutcome = 'appended' | 'duplicate' | 'gap';
+type LiveOutcome = 'appended' | 'duplicate' | 'gap';
 
 /** How many events snapshot `t` holds (its `events` array may be longer; see TranscriptData). */
 export function eventCount(t: TranscriptData): number {

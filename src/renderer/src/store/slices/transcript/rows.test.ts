@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEventT } from '../../../../../shared/contract';
-import { ev } from '../../../test-support/fake-api';
-import { buildRows, lastUserPrompt, RowGrouper, type Row, type RowList } from './rows';
+import { ev, SID } from '../../../test-support/fake-api';
+import { answer, boundStore, ok } from '../../../test-support/store-fixtures';
+import { buildRows } from '../../../test-support/rows';
+import { lastUserPrompt, RowGrouper, type Row, type RowList } from './rows';
 
 const all = (list: RowList): Row[] => Array.from({ length: list.count }, (_, i) => list.at(i) as Row);
 
@@ -242,5 +244,26 @@ describe('the Stopped mark', () => {
       'Stopped: the session was closed',
       'Stopped',
     ]);
+  });
+});
+
+describe('transcript rows in the store', () => {
+  it('follow pushed events incrementally: a streamed chunk changes only the last row', async () => {
+    const ctx = boundStore();
+    const { fake, store } = ctx;
+    fake.handle('sessions:switch', () => ok(answer()));
+    fake.handle('transcript:page', () =>
+      ok({ events: [ev(1, 'user_message', { text: 'hi' }), ev(2, 'agent_message', { text: 'Hel' })], hasMore: false }),
+    );
+    await store.getState().switchSession(SID);
+    const before = store.getState().transcript.rows;
+    fake.emit('session:event', ev(3, 'agent_message', { text: 'lo' }));
+    const after = store.getState().transcript.rows;
+    expect(after.layout).toBe(before.layout);
+    expect(after.at(0)).toBe(before.at(0));
+    expect(after.at(1)).toMatchObject({ type: 'agent', text: 'Hello' });
+    fake.emit('session:event', ev(4, 'turn_ended', { stopReason: 'cancelled' }));
+    expect(store.getState().transcript.rows.layout).not.toBe(before.layout);
+    expect(store.getState().transcript.rows.count).toBe(3);
   });
 });

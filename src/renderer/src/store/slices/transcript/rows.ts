@@ -96,7 +96,7 @@ const CANCEL_NOTES: Partial<Record<TurnEndReason, string>> = {
 };
 
 /** The note a turn's end leaves, if any. */
-export function stopNote(payload: EventOf<'turn_ended'>['payload']): string | undefined {
+function stopNote(payload: EventOf<'turn_ended'>['payload']): string | undefined {
   if (payload.stopReason === 'cancelled' && payload.reason) return CANCEL_NOTES[payload.reason] ?? STOP_NOTES.cancelled;
   return STOP_NOTES[payload.stopReason];
 }
@@ -384,12 +384,6 @@ export class RowGrouper {
         break;
     }
   }
-}
-
-/** Every row of `events`, grouped from scratch (tests; the store keeps a RowGrouper). */
-export function buildRows(events: readonly SessionEventT[]): Row[] {
-  const list = new RowGrouper().update(events);
-  return Array.from({ length: list.count }, (_, i) => list.at(i) as Row);
 }
 
 /** The text of the newest user prompt among loaded events (for Retry after a crash loop). */

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { Result } from '../../../../../shared/contract';
+import { deferred, ev, flush, range, SID, SID2 } from '../../../test-support/fake-api';
+import { answer, boundStore, ok, showSession } from '../../../test-support/store-fixtures';
+
+describe('pending prompt rows', () => {
+  it('drops an accepted prompt row when a page of its session loads, even one without its user_message', async () => {
+    const ctx = boundStore();
+    const { fake, store } = ctx;
+    await showSession(ctx);
+    fake.handle('prompt:send', () => ok({ accepted: true as const, duplicate: false }));
+    await store.getState().sendPrompt('hello');
+    await flush();
+    expect([...store.getState().pendingSends.values()][0]?.status).toBe('accepted');
+    // The user_message is not on the newest page (many events followed): the row still goes.
+    fake.handle('transcript:page', () => ok({ events: range(100, 149), hasMore: true }));
+    await store.getState().switchSession(SID2);
+    await store.getState().switchSession(SID);
+    expect(store.getState().pendingSends.size).toBe(0);
+  });
+
+  it('drops the accepted rows of a session the window leaves and keeps the rows still sending', async () => {
+    const ctx = boundStore();
+    const { fake, store } = ctx;
+    await showSession(ctx);
+    const second = deferred<Result<{ accepted: true; duplicate: boolean }>>();
+    let n = 0;
+    fake.handle('prompt:send', () => (++n === 1 ? ok({ accepted: true as const, duplicate: false }) : second.promise));
+    await store.getState().sendPrompt('one');
+    await store.getState().sendPrompt('two');
+    await flush();
+    await store.getState().switchSession(SID2);
+    expect([...store.getState().pendingSends.values()].map((p) => p.text)).toEqual(['two']);
+  });
+
+  it('clears a pending row when its user_message arrives on an older page', async () => {
+    const { fake, store } = boundStore();
+    fake
+      .handle('sessions:switch', () => ok(answer({ lastSeq: 60 })))
+      .handle('transcript:page', (req) =>
+        ok(req.beforeSeq ? { events: [ev(10, 'user_message', { text: 'x', clientMessageId: 'c1' }), ...range(11, 30)], hasMore: false } : { events: range(31, 60), hasMore: true }),
+      );
+    await store.getState().switchSession(SID);
+    store.setState({ pendingSends: new Map([['c1', { clientMessageId: 'c1', sessionId: SID, text: 'x', status: 'sending', retry: false }]]) });
+    await store.getState().loadOlder();
+    expect(store.getState().pendingSends.size).toBe(0);
+  });
+});
