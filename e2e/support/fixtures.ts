@@ -10,8 +10,21 @@ export interface HostFixture {
 }
 
 /** `host`: a real `switchboard serve` on a temp data dir, per test. Options via `serveArgs`. */
-export const test = base.extend<{ serveArgs: string[]; host: HostFixture }>({
+export const test = base.extend<{ serveArgs: string[]; host: HostFixture; contractGuard: void }>({
   serveArgs: [[], { option: true }],
+  // Every page checks what the host answers and pushes against the contract (api/contract-check.ts)
+  // and logs a violation: any spec whose pages logged one fails, naming it.
+  contractGuard: [
+    async ({ context }, use) => {
+      const violations: string[] = [];
+      context.on('console', (message) => {
+        if (message.text().includes('does not match the contract')) violations.push(message.text());
+      });
+      await use();
+      expect(violations, 'answers or events that break the contract').toEqual([]);
+    },
+    { auto: true },
+  ],
   host: async ({ serveArgs }, use) => {
     const dir = tempDataDir();
     const fixture: HostFixture = {
