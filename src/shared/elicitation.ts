@@ -6,3 +6,4 @@ export * from './elicitation-form';
 export * from './elicitation-answer';
 export * from './elicitation-url';
 export { decodePunycode, hostToUnicode } from './punycode';
+export * from './elicitation-request';
