@@ -4,7 +4,8 @@
  * is not trusted), built from what form inputs hold, and masked for the transcript.
  */
 import { z } from 'zod';
-import { compilePattern, type ElicitationFieldT, type ElicitationFormT, type TextFieldT } from './elicitation-form';
+import type { ElicitationFieldT, ElicitationFormT, TextFieldT } from './elicitation-form';
+import { compilePattern } from './elicitation-pattern';
 
 /** ACP's `ElicitationContentValue`. */
 export const ElicitationValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
