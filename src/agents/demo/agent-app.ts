@@ -5,13 +5,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentContext, ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AgentCapabilities as UnstableAgentCapabilities } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext, ClientCapabilities, ContentBlock, McpServer, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { DemoAuth } from './auth';
 import { NOT_LOGGED_IN } from './auth';
 import { PROMPT_CAPABILITIES, describeBlocks } from './attachments';
 import { availableCommands } from './commands';
+import { FORK_METHOD, forkHistory, forkParams } from './fork';
 import { type HistoryStore, SessionJournal, type SessionMeta } from './history-store';
 import type { DemoLogger } from './log';
+import type { McpMode } from './options';
 import { defaultSettings, type DemoSettings, modeName, sessionSetup, setConfigOption, setMode, setModel, setModelParams } from './session-settings';
 import { runTurn, type TurnContext, type TurnUsage } from './turns';
 import { UpdateSender } from './update-sender';
@@ -31,6 +34,9 @@ type LiveSession = {
   readonly settings: DemoSettings;
   /** `/usage` turns so far: the reported cost grows with each. */
   usageTurns: number;
+  /** What the last `session/new`, `load`, `resume` or `fork` gave it (`/mcp` reports them). */
+  mcpServers: McpServer[];
+  readonly forkedFrom: SessionMeta['forkedFrom'];
 };
 
 export type DemoAgentDeps = {
@@ -45,6 +51,8 @@ export type DemoAgentDeps = {
   writeLine: (line: string) => Promise<void> | undefined;
   /** The mode new sessions start in (`--mode`); `ask` when absent. */
   startMode?: string;
+  /** Which MCP servers it says it takes (`--mcp`); `all` when absent. */
+  mcp?: McpMode;
 };
 
 export type DemoAgent = {
@@ -53,18 +61,20 @@ export type DemoAgent = {
   flush(): void;
 };
 
-export function createDemoAgent({ store, log, crash, auth, env, writeLine, startMode }: DemoAgentDeps): DemoAgent {
+export function createDemoAgent({ store, log, crash, auth, env, writeLine, startMode, mcp = 'all' }: DemoAgentDeps): DemoAgent {
   const live = new Map<string, LiveSession>();
   /** The client takes boolean config options (its `initialize` said so). */
   let booleanOptions = false;
+  let clientCapabilities: ClientCapabilities | undefined;
 
   /** `dirs`: the request's `additionalDirectories`, kept (and stored) when it names them. */
-  const goLive = (meta: SessionMeta, cwd: string, dirs?: string[]): LiveSession => {
+  const goLive = (meta: SessionMeta, cwd: string, mcpServers: McpServer[] | undefined, dirs?: string[]): LiveSession => {
     if (dirs !== undefined) store.updateMeta(meta.sessionId, { additionalDirectories: dirs });
     const existing = live.get(meta.sessionId);
     if (existing) {
       existing.cwd = cwd;
       if (dirs !== undefined) existing.additionalDirectories = dirs;
+      existing.mcpServers = mcpServers ?? [];
       return existing;
     }
     const session: LiveSession = {
@@ -77,6 +87,8 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
       turn: undefined,
       settings: defaultSettings(startMode, booleanOptions),
       usageTurns: 0,
+      mcpServers: mcpServers ?? [],
+      forkedFrom: meta.forkedFrom,
     };
     live.set(session.id, session);
     return session;
@@ -112,13 +124,20 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       log.info('initialize', { clientProtocolVersion: params.protocolVersion, clientInfo: params.clientInfo });
       booleanOptions = Boolean(params.clientCapabilities?.session?.configOptions?.boolean);
+      clientCapabilities = params.clientCapabilities;
+      // Typed with the unstable schema: `sessionCapabilities.fork` is not in the stable one yet.
+      const agentCapabilities: UnstableAgentCapabilities = {
+        loadSession: true,
+        promptCapabilities: PROMPT_CAPABILITIES,
+        // `/mcp tools` reaches all three kinds; `--mcp stdio` plays an agent that takes local servers only.
+        mcpCapabilities: { http: mcp === 'all', sse: mcp === 'all' },
+        sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {}, fork: {} },
+        // Only where there is a sign-in to end.
+        ...(auth.canLogOut ? { auth: { logout: {} } } : {}),
+      };
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
-        agentCapabilities: {
-          loadSession: true,
-          promptCapabilities: PROMPT_CAPABILITIES,
-          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
-        },
+        agentCapabilities,
         agentInfo: { name: 'demo-agent', title: 'Switchboard demo agent', version: '0.1.0' },
         authMethods: auth.methods,
       };
@@ -126,6 +145,11 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
     .onRequest(acp.methods.agent.authenticate, ({ params }) => {
       auth.authenticate(params.methodId, env);
       log.info('authenticated', { methodId: params.methodId });
+      return {};
+    })
+    .onRequest(acp.methods.agent.logout, () => {
+      auth.logout();
+      log.info('logged out', {});
       return {};
     })
     // Prompt and cancel come first on purpose: the SDK dispatches messages
@@ -203,6 +227,15 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
           reportUsage: (reported) => {
             usage = reported;
           },
+          clientCapabilities,
+          mcpServers: () => session.mcpServers,
+          forkedFrom: session.forkedFrom,
+          logout: () => {
+            if (!auth.canLogOut) return 'Nothing to sign out of: this demo agent was started without --auth.';
+            auth.logout();
+            log.info('logged out', { sessionId: session.id });
+            return 'Signed out. The next prompt needs a sign-in.';
+          },
           notifyUnknown: (method) => client.notify(method, { sessionId: session.id }),
           requestUnknown: async (method) => {
             try {
@@ -245,8 +278,8 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
         ...(params.additionalDirectories?.length ? { additionalDirectories: params.additionalDirectories } : {}),
       };
       store.create(meta);
-      const session = goLive(meta, params.cwd);
-      log.info('session created', { sessionId: session.id, cwd: params.cwd });
+      const session = goLive(meta, params.cwd, params.mcpServers);
+      log.info('session created', { sessionId: session.id, cwd: params.cwd, mcpServers: params.mcpServers.length });
       await announce(client, session);
       // Like agents that start without an account and say so in the session, not as an error.
       if (auth.mode === 'status' && !auth.isSignedIn) {
@@ -257,7 +290,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const meta = store.readMeta(params.sessionId);
       if (!meta) throw acp.RequestError.sessionNotFound(params.sessionId);
-      const session = goLive(meta, params.cwd, params.additionalDirectories);
+      const session = goLive(meta, params.cwd, params.mcpServers, params.additionalDirectories);
       session.journal.flush();
       const entries = store.readEntries(session.id);
       log.info('session load', { sessionId: session.id, entries: entries.length });
@@ -277,10 +310,23 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
       const meta = store.readMeta(params.sessionId);
       if (!meta) throw acp.RequestError.sessionNotFound(params.sessionId);
-      const session = goLive(meta, params.cwd, params.additionalDirectories);
+      const session = goLive(meta, params.cwd, params.mcpServers, params.additionalDirectories);
       log.info('session resume', { sessionId: session.id });
       await announce(client, session);
       return sessionSetup(session.settings);
+    })
+    .onRequest(FORK_METHOD, forkParams, async ({ params, client }) => {
+      auth.checkNewSession();
+      const source = store.readMeta(params.sessionId);
+      if (!source) throw acp.RequestError.sessionNotFound(params.sessionId);
+      // What a running turn has sent so far is part of the history being copied.
+      live.get(source.sessionId)?.journal.flush();
+      const meta = forkHistory(store, source, params, new Date().toISOString());
+      const session = goLive(meta, params.cwd, params.mcpServers);
+      log.info('session forked', { sessionId: session.id, from: source.sessionId, prompts: session.promptCount });
+      // Like session/new: no replay (the client has the transcript), the usual announcements.
+      await announce(client, session);
+      return { sessionId: session.id, ...sessionSetup(session.settings) };
     })
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
       setMode(liveOrThrow(params.sessionId).settings, params.modeId);

@@ -36,12 +36,19 @@ export const demoAuthMethods: AuthMethod[] = [
 
 export class DemoAuth {
   private signedIn: boolean;
+  /** Signed out on purpose (`logout`, `/logout`): from then on every prompt needs a new sign-in. */
+  private loggedOut = false;
 
   constructor(
     readonly mode: AuthMode,
     env: NodeJS.ProcessEnv,
   ) {
     this.signedIn = mode === 'none' || Boolean(env[DEMO_API_KEY_ENV]);
+  }
+
+  /** ACP `logout` is advertised only where there is a sign-in to end. */
+  get canLogOut(): boolean {
+    return this.mode !== 'none';
   }
 
   get methods(): AuthMethod[] {
@@ -56,6 +63,7 @@ export class DemoAuth {
   authenticate(methodId: string, env: NodeJS.ProcessEnv): void {
     if (methodId === AGENT_METHOD_ID || (methodId === API_KEY_METHOD_ID && env[DEMO_API_KEY_ENV])) {
       this.signedIn = true;
+      this.loggedOut = false;
       return;
     }
     if (methodId === API_KEY_METHOD_ID) throw acp.RequestError.authRequired(this.refusalData(), `${DEMO_API_KEY_ENV} is not set`);
@@ -69,9 +77,19 @@ export class DemoAuth {
     }
   }
 
-  /** `session/prompt` in `status` mode before sign-in: the turn fails like a real unauthenticated one. */
+  /** `session/prompt` in `status` mode before sign-in, or after a sign-out: fails like a real unauthenticated turn. */
   checkPrompt(): void {
-    if (this.mode === 'status' && !this.signedIn) throw acp.RequestError.authRequired(this.refusalData(), NOT_LOGGED_IN);
+    if ((this.mode === 'status' || this.loggedOut) && !this.signedIn) throw acp.RequestError.authRequired(this.refusalData(), NOT_LOGGED_IN);
+  }
+
+  /**
+   * ACP `logout` (and `/logout`): forgets the sign-in, the API key in the environment included,
+   * until `authenticate` signs in again. Refused where there is no sign-in to end.
+   */
+  logout(): void {
+    if (!this.canLogOut) throw acp.RequestError.methodNotFound('logout');
+    this.signedIn = false;
+    this.loggedOut = true;
   }
 
   private refusalData(): { authMethods: AuthMethod[] } {

@@ -5,7 +5,7 @@
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 
-export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'terminal', 'read', 'write', 'commands', 'cwd', 'hostile', 'mode', 'usage'] as const;
+export const COMMAND_NAMES = ['slow', 'permission', 'tool', 'plan', 'title', 'flood', 'markdown', 'pace', 'hang', 'crash', 'history', 'ext', 'terminal', 'read', 'write', 'commands', 'cwd', 'hostile', 'mode', 'usage', 'elicit', 'mcp', 'fork', 'logout', 'cancel-request'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const specs: Record<CommandName, { description: string; hint?: string }> = {
@@ -29,6 +29,11 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   hostile: { description: 'Send Markdown and HTML that would run script or navigate if rendered as HTML' },
   mode: { description: 'Switch the mode from the agent side (ask, code, bypass)', hint: 'mode id' },
   usage: { description: 'Report token usage and cost for this turn and the session' },
+  elicit: { description: 'Ask a question: a form with every kind of field, a URL to open (url), or a malformed form (malformed)', hint: '[url [URL] | malformed]' },
+  mcp: { description: 'List the MCP servers this session was given, or connect to one and list its tools', hint: '[tools [NAME]]' },
+  fork: { description: 'Say whether this session is a fork, and of which session' },
+  logout: { description: 'Sign out from the agent side (needs --auth)' },
+  'cancel-request': { description: 'Ask the client something, then withdraw the request with $/cancel_request', hint: '[permission | elicit] [ms]' },
 };
 
 export const availableCommands: AvailableCommand[] = COMMAND_NAMES.map((name) => {
@@ -48,7 +53,7 @@ export type ParsedPrompt = { command: CommandName; arg: string } | { command: 'e
 
 /** Unknown `/words` are echoed like any other text, as a chat agent would. */
 export function parsePrompt(text: string): ParsedPrompt {
-  const match = /^\/([a-z]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  const match = /^\/([a-z][a-z-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
   const name = match?.[1];
   if (match && name !== undefined && isCommandName(name)) {
     return { command: name, arg: (match[2] ?? '').trim() };

@@ -8,6 +8,7 @@
  * `--stubborn` (tests): ignores stdin EOF and SIGTERM and keeps a helper process.
  * `--auth required|status` (tests): asks for sign-in like real agents without an account (auth.ts).
  * `--mode ID` (tests): new sessions start in that mode (`bypass` runs tools without asking).
+ * `--mcp stdio` (tests): takes stdio MCP servers only (no `mcpCapabilities.http` / `.sse`).
  * stdout is the ACP stream (NDJSON); logs go to stderr.
  */
 import { spawn } from 'node:child_process';
@@ -52,6 +53,7 @@ const agent = createDemoAgent({
   env: process.env,
   writeLine: output.writeLine,
   startMode: options.startMode,
+  mcp: options.mcp,
 });
 
 const connection = agent.app.connect(acp.ndJsonStream(output.stream, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));

@@ -24,6 +24,8 @@ export type SessionMeta = {
   promptCount: number;
   /** The session's additional folders as last given (`session/new`, `load`, `resume`). */
   additionalDirectories?: string[];
+  /** A `session/fork` made it: from which session, with how many of its prompts. */
+  forkedFrom?: { sessionId: string; prompts: number };
 };
 
 export type HistoryEntry =
@@ -134,7 +136,14 @@ function parseMeta(raw: unknown): SessionMeta | undefined {
     updatedAt: typeof r.updatedAt === 'string' ? r.updatedAt : now,
     promptCount: typeof r.promptCount === 'number' ? r.promptCount : 0,
     ...(Array.isArray(r.additionalDirectories) ? { additionalDirectories: r.additionalDirectories.filter((d): d is string => typeof d === 'string') } : {}),
+    ...(isForkedFrom(r.forkedFrom) ? { forkedFrom: { sessionId: r.forkedFrom.sessionId, prompts: r.forkedFrom.prompts } } : {}),
   };
+}
+
+function isForkedFrom(v: unknown): v is { sessionId: string; prompts: number } {
+  if (typeof v !== 'object' || v === null) return false;
+  const f = v as Record<string, unknown>;
+  return typeof f.sessionId === 'string' && typeof f.prompts === 'number';
 }
 
 /** Text chunks larger than this are split across entries so a replay never sends one huge message. */

@@ -7,7 +7,7 @@ import { parseLogLevel, type LogLevel } from './log';
  * `stubborn`: behave like the worst real agents seen in the wild, for the host's tests: ignore
  * stdin EOF and SIGTERM, and keep a helper process in the same process group.
  */
-export type DemoAgentOptions = { dataDir: string; logLevel: LogLevel; stubborn: boolean; auth: AuthMode; startMode: string | undefined };
+export type DemoAgentOptions = { dataDir: string; logLevel: LogLevel; stubborn: boolean; auth: AuthMode; startMode: string | undefined; mcp: McpMode };
 
 /**
  * How the demo agent asks for sign-in, like real agents without an account:
@@ -18,11 +18,20 @@ export type DemoAgentOptions = { dataDir: string; logLevel: LogLevel; stubborn: 
 export const AUTH_MODES = ['none', 'required', 'status'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
 
+/**
+ * Which MCP servers the agent says it takes (`agentCapabilities.mcpCapabilities`): `all`
+ * (default: stdio, HTTP and SSE, which `/mcp tools` can all reach) or `stdio` (neither HTTP nor
+ * SSE, like agents that only start local servers), so a client's filtering can be tested.
+ */
+export const MCP_MODES = ['all', 'stdio'] as const;
+export type McpMode = (typeof MCP_MODES)[number];
+
 export const DATA_DIR_ENV = 'SWITCHBOARD_DEMO_DIR';
 export const LOG_LEVEL_ENV = 'SWITCHBOARD_DEMO_LOG';
 export const AUTH_ENV = 'SWITCHBOARD_DEMO_AUTH';
 /** The mode new sessions start in (`--mode bypass` starts like Claude in a mode that skips prompts). */
 export const MODE_ENV = 'SWITCHBOARD_DEMO_MODE';
+export const MCP_ENV = 'SWITCHBOARD_DEMO_MCP';
 
 /**
  * `--data-dir DIR` (or `--data-dir=DIR`) wins over `SWITCHBOARD_DEMO_DIR`.
@@ -34,6 +43,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): D
   let stubborn = false;
   let auth: string | undefined;
   let startMode: string | undefined;
+  let mcp: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
@@ -41,12 +51,13 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): D
       stubborn = true;
       continue;
     }
-    if (flag === '--data-dir' || flag === '--log-level' || flag === '--auth' || flag === '--mode') {
+    if (flag === '--data-dir' || flag === '--log-level' || flag === '--auth' || flag === '--mode' || flag === '--mcp') {
       const value = inline ?? argv[++i];
       if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
       if (flag === '--data-dir') dataDir = value;
       else if (flag === '--auth') auth = value;
       else if (flag === '--mode') startMode = value;
+      else if (flag === '--mcp') mcp = value;
       else logLevel = value;
     }
   }
@@ -56,6 +67,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): D
     stubborn,
     auth: parseAuthMode(auth ?? env[AUTH_ENV]),
     startMode: startMode ?? (env[MODE_ENV] || undefined),
+    mcp: parseMcpMode(mcp ?? env[MCP_ENV]),
   };
 }
 
@@ -63,6 +75,13 @@ function parseAuthMode(value: string | undefined): AuthMode {
   if (value === undefined || value === '') return 'none';
   const mode = AUTH_MODES.find((m) => m === value);
   if (!mode) throw new Error(`--auth must be one of ${AUTH_MODES.join(', ')}`);
+  return mode;
+}
+
+function parseMcpMode(value: string | undefined): McpMode {
+  if (value === undefined || value === '') return 'all';
+  const mode = MCP_MODES.find((m) => m === value);
+  if (!mode) throw new Error(`--mcp must be one of ${MCP_MODES.join(', ')}`);
   return mode;
 }
 

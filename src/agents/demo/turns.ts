@@ -8,6 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import type {
   AgentContext,
+  ClientCapabilities,
+  McpServer,
   PermissionOption,
   PlanEntry,
   RequestPermissionOutcome,
@@ -17,10 +19,13 @@ import type {
   ToolKind,
 } from '@agentclientprotocol/sdk';
 import { delay, untilAborted } from './abortable';
+import { cancelRequest } from './cancel-request-turn';
 import * as clientTurns from './client-turns';
 import { commandsWith, parseCount, parsePrompt } from './commands';
+import { elicit } from './elicit-turn';
 import { hostile } from './hostile-turn';
 import { parseMarkdownArgs, streamMarkdown } from './markdown-turn';
+import { mcp } from './mcp-turn';
 
 export type TurnContext = {
   readonly sessionId: string;
@@ -49,8 +54,16 @@ export type TurnContext = {
   notifyUnknown(method: string): Promise<void>;
   /** Sends `method` as a request the client has no handler for; resolves with how it answered. */
   requestUnknown(method: string): Promise<string>;
-  /** Requests to the client (`fs/*`, `terminal/*`). */
-  readonly client: Pick<AgentContext, 'request'>;
+  /** Requests and notifications to the client (`fs/*`, `terminal/*`, `elicitation/*`). */
+  readonly client: Pick<AgentContext, 'request' | 'notify'>;
+  /** What the client offered in `initialize` (elicitation modes, …); undefined before it. */
+  readonly clientCapabilities: ClientCapabilities | undefined;
+  /** The MCP servers of the session's last `session/new`, `load`, `resume` or `fork`. */
+  mcpServers(): readonly McpServer[];
+  /** Set when `session/fork` made this session: from which one, with how many of its prompts. */
+  readonly forkedFrom: { sessionId: string; prompts: number } | undefined;
+  /** Signs the agent out (`/logout`); says what happened. */
+  logout(): string;
 };
 
 /** ACP's unstable `Usage` of a prompt answer (the SDK 2.4's stable types do not name it). */
@@ -159,6 +172,26 @@ export async function runTurn(ctx: TurnContext, text: string): Promise<StopReaso
       break;
     case 'hostile':
       await hostile(ctx);
+      break;
+    case 'elicit':
+      await elicit(ctx, parsed.arg);
+      break;
+    case 'mcp':
+      await mcp(ctx, parsed.arg);
+      break;
+    case 'fork':
+      await say(
+        ctx,
+        ctx.forkedFrom
+          ? `This session is a fork of ${ctx.forkedFrom.sessionId}, with its first ${ctx.forkedFrom.prompts} prompts.`
+          : 'This session is not a fork. The client can fork it (session/fork), whole or up to a prompt (_meta.upToPrompt).',
+      );
+      break;
+    case 'logout':
+      await say(ctx, ctx.logout());
+      break;
+    case 'cancel-request':
+      await cancelRequest(ctx, parsed.arg);
       break;
   }
   return ctx.signal.aborted ? 'cancelled' : 'end_turn';

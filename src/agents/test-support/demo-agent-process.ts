@@ -8,7 +8,11 @@ import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import type {
+  ClientCapabilities,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
   InitializeResponse,
+  McpServer,
   RequestPermissionRequest,
   RequestPermissionResponse,
   SessionNotification,
@@ -18,6 +22,8 @@ export const DEMO_AGENT_ENTRY = fileURLToPath(new URL('../demo/demo-agent.ts', i
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export type ExitInfo = { code: number | null; signal: NodeJS.Signals | null };
+
+export type ElicitationHandler = (params: CreateElicitationRequest, signal: AbortSignal) => Promise<CreateElicitationResponse> | CreateElicitationResponse;
 
 export type PermissionHandler = (
   params: RequestPermissionRequest,
@@ -36,10 +42,15 @@ export class DemoAgentProcess {
   /** Every `session/update` received, in arrival order. */
   readonly updates: SessionNotification[] = [];
   readonly permissionRequests: RequestPermissionRequest[] = [];
+  readonly elicitations: CreateElicitationRequest[] = [];
+  /** `elicitationId`s of every `elicitation/complete` received. */
+  readonly completedElicitations: string[] = [];
   readonly exited: Promise<ExitInfo>;
   permissionHandler: PermissionHandler = () => ({ outcome: { outcome: 'cancelled' } });
+  elicitationHandler: ElicitationHandler = () => ({ action: 'cancel' });
   private stderrText = '';
   private waiters: Waiter[] = [];
+  private readonly completionWaiters = new Map<string, () => void>();
   private exitInfo: ExitInfo | undefined;
 
   constructor(dataDir: string, extraArgs: readonly string[] = [], env: NodeJS.ProcessEnv = process.env) {
@@ -76,6 +87,14 @@ export class DemoAgentProcess {
         this.permissionRequests.push(params);
         return this.permissionHandler(params, signal);
       })
+      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => {
+        this.elicitations.push(params);
+        return this.elicitationHandler(params, signal);
+      })
+      .onNotification(acp.methods.client.elicitation.complete, ({ params }) => {
+        this.completedElicitations.push(params.elicitationId);
+        this.completionWaiters.get(params.elicitationId)?.();
+      })
       .connect(
         acp.ndJsonStream(
           Writable.toWeb(this.child.stdin) as WritableStream<Uint8Array>,
@@ -92,16 +111,17 @@ export class DemoAgentProcess {
     return this.stderrText;
   }
 
-  initialize(): Promise<InitializeResponse> {
+  /** `capabilities` are added to a client that offers neither files nor a terminal. */
+  initialize(capabilities: ClientCapabilities = {}): Promise<InitializeResponse> {
     return this.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, ...capabilities },
       clientInfo: { name: 'demo-agent-test', version: '0.0.0' },
     });
   }
 
-  async newSession(cwd: string): Promise<string> {
-    const { sessionId } = await this.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+  async newSession(cwd: string, mcpServers: McpServer[] = []): Promise<string> {
+    const { sessionId } = await this.agent.request(acp.methods.agent.session.new, { cwd, mcpServers });
     return sessionId;
   }
 
@@ -119,6 +139,15 @@ export class DemoAgentProcess {
     if (seen) return Promise.resolve(seen);
     if (this.exitInfo) return Promise.reject(new Error('demo agent already exited'));
     return new Promise((resolve, reject) => this.waiters.push({ match, resolve, reject }));
+  }
+
+  /**
+   * Resolves once `elicitation/complete` for `elicitationId` arrived. The SDK runs notification
+   * handlers after it has parsed them, so one sent before a prompt's answer may be handled after it.
+   */
+  waitForCompletion(elicitationId: string): Promise<void> {
+    if (this.completedElicitations.includes(elicitationId)) return Promise.resolve();
+    return new Promise((resolve) => this.completionWaiters.set(elicitationId, resolve));
   }
 
   updatesFor(sessionId: string): SessionNotification[] {

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { latestVersion, migrate, migrations } from './index';
+import { m0013 } from './0013-mcp-servers';
 import { tempDir } from '../../test-support/temp-dir';
 
 const dirs: { cleanup(): void }[] = [];
@@ -139,6 +140,25 @@ describe('migrations', () => {
     expect(migrate(db, 11)).toBe(11);
     const index = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'events_available_commands'`).get() as { sql: string } | undefined;
     expect(index?.sql).toContain("WHERE kind = 'available_commands'");
+  });
+
+  it('0013 adds mcp_servers (names unique in any case, stdio has a command, the others a URL) and which agents get each', () => {
+    const db = freshDb();
+    migrate(db, 11);
+    m0013.up(db);
+    db.pragma('foreign_keys = ON');
+    expect(tables(db)).toEqual(expect.arrayContaining(['mcp_servers', 'mcp_server_agents']));
+    const add = db.prepare(`INSERT INTO mcp_servers (id, name, type, command, url, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, 1)`);
+    add.run('a', 'GitHub', 'stdio', 'npx', null);
+    add.run('b', 'docs', 'http', null, 'https://example.com/mcp');
+    expect(() => add.run('c', 'github', 'sse', null, 'https://example.com/sse')).toThrow(/UNIQUE/);
+    expect(() => add.run('d', 'x', 'stdio', null, null)).toThrow(/CHECK/);
+    expect(() => add.run('e', 'y', 'http', 'npx', 'https://example.com')).toThrow(/CHECK/);
+    expect(() => add.run('f', 'z', 'ws', null, 'wss://example.com')).toThrow(/CHECK/);
+    expect(db.prepare(`SELECT args, vars FROM mcp_servers WHERE id = 'a'`).get()).toEqual({ args: '[]', vars: '[]' });
+    db.prepare(`INSERT INTO mcp_server_agents (server_id, agent_id) VALUES ('a', 'gemini'), ('a', 'demo')`).run();
+    db.prepare(`DELETE FROM mcp_servers WHERE id = 'a'`).run();
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM mcp_server_agents`).get()).toEqual({ n: 0 });
   });
 
   it('is idempotent: running again changes nothing', () => {

@@ -1,0 +1,66 @@
+/**
+ * `/cancel-request [permission | elicit] [ms]`: the agent asks the client something (a
+ * permission, or a form question when the client takes them), changes its mind after `ms`
+ * (default 1000) and withdraws the request with `$/cancel_request`, as agents do when a tool
+ * call is abandoned. A client should take the question off every window and answer the
+ * request with error -32800; the reply says what it did.
+ */
+import { randomUUID } from 'node:crypto';
+import * as acp from '@agentclientprotocol/sdk';
+import { PERMISSION_OPTIONS, type TurnContext } from './turns';
+
+const DEFAULT_CANCEL_AFTER_MS = 1_000;
+/** After withdrawing, how long the agent still listens for the client's answer. */
+export const ANSWER_AFTER_CANCEL_MS = 10_000;
+
+function say(ctx: TurnContext, text: string): Promise<void> {
+  return ctx.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+}
+
+export async function cancelRequest(ctx: TurnContext, arg: string): Promise<void> {
+  const words = arg.split(/\s+/).filter(Boolean);
+  const ms = words.length > 0 && /^\d+$/.test(words.at(-1) ?? '') ? Math.min(Number(words.pop()), 60_000) : DEFAULT_CANCEL_AFTER_MS;
+  const asked = words[0] ?? (ctx.clientCapabilities?.elicitation?.form ? 'elicit' : 'permission');
+  if (asked !== 'permission' && asked !== 'elicit') return say(ctx, 'Usage: /cancel-request [permission | elicit] [ms]');
+  if (asked === 'elicit' && !ctx.clientCapabilities?.elicitation?.form) return say(ctx, 'The client does not take questions as forms; try /cancel-request permission.');
+
+  const withdraw = new AbortController();
+  const onTurnCancel = (): void => withdraw.abort();
+  ctx.signal.addEventListener('abort', onTurnCancel, { once: true });
+  const timer = setTimeout(() => withdraw.abort(), ms);
+  const toolCallId = `cancel-request-${randomUUID()}`;
+  const toolCall = { toolCallId, title: 'A request the agent will withdraw', kind: 'other' as const, status: 'pending' as const };
+  const request =
+    asked === 'permission'
+      ? ctx.send({ sessionUpdate: 'tool_call', ...toolCall }).then(() =>
+          ctx.client.request(acp.methods.client.session.requestPermission, { sessionId: ctx.sessionId, toolCall, options: PERMISSION_OPTIONS }, { cancellationSignal: withdraw.signal }),
+        )
+      : ctx.client.request(
+          acp.methods.client.elicitation.create,
+          { sessionId: ctx.sessionId, mode: 'form', message: 'This question will be withdrawn.', requestedSchema: { type: 'object', properties: { answer: { type: 'string' } } } },
+          { cancellationSignal: withdraw.signal },
+        );
+  let giveUp: NodeJS.Timeout | undefined;
+  const noAnswer = new Promise<'no answer'>((resolve) => {
+    withdraw.signal.addEventListener('abort', () => (giveUp = setTimeout(() => resolve('no answer'), ANSWER_AFTER_CANCEL_MS)), { once: true });
+  });
+  // Settled either way, so an answer that comes after the agent stopped listening is no unhandled rejection.
+  const settled = request.then(
+    (answer) => ({ answer }),
+    (error: unknown) => ({ error }),
+  );
+  try {
+    const outcome = await Promise.race([settled, noAnswer]);
+    if (outcome === 'no answer') await say(ctx, `Withdrew the ${asked} request; the client never answered it.`);
+    else if ('answer' in outcome) await say(ctx, `The client answered before the ${asked} request was withdrawn: ${JSON.stringify(outcome.answer)}`);
+    else {
+      const how = outcome.error instanceof acp.RequestError ? `error ${outcome.error.code} (${outcome.error.message})` : String(outcome.error);
+      await say(ctx, withdraw.signal.aborted ? `Withdrew the ${asked} request with $/cancel_request; the client answered ${how}.` : `The ${asked} request failed: ${how}`);
+    }
+  } finally {
+    clearTimeout(timer);
+    clearTimeout(giveUp);
+    ctx.signal.removeEventListener('abort', onTurnCancel);
+    if (asked === 'permission') await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+  }
+}
