@@ -11,6 +11,7 @@ import { defaultDataDir } from '../datadir/paths';
 import { SessionHost } from '../host/session-host';
 import { ElectronIpcTransport, rendererUrlMatcher } from '../transport/electron-ipc';
 import { createLogger } from '../util/log';
+import { electronWindows } from './electron-windows';
 import { electronFolderPicker } from './folder-picker';
 import { installQuitHandling } from './lifecycle';
 import { buildAppMenu } from './menu';
@@ -19,7 +20,7 @@ import { safeStorageBox } from './safe-storage-box';
 import { startFailureDialog } from './start-failure';
 import { installGlobalGuards, installSessionSecurity, type SecurityOptions } from './security';
 import { WaitingBadge } from './waiting-badge';
-import { sessionLocation, WINDOW_STATE_FILE } from './window-state';
+import { WINDOW_STATE_FILE } from './window-state';
 import { WindowManager } from './windows';
 
 const log = createLogger(undefined, 'app');
@@ -116,7 +117,7 @@ async function run(): Promise<void> {
     // The windows exist only after the host has started; a session's window shows it by address.
     openWindow: (sessionId) => {
       if (!started.windows) throw new Error('the windows are not ready yet');
-      started.windows.open({ location: sessionLocation(sessionId) }).focus();
+      started.windows.openSession(sessionId);
     },
     ...(secretBox ? { secretBox } : {}),
     ...(binding.kind === 'file' ? { nativeBinding: binding.path } : {}),
@@ -140,6 +141,7 @@ async function run(): Promise<void> {
   installSessionSecurity(session.defaultSession, security);
   const transport = new ElectronIpcTransport({ ipcMain, host, isRendererUrl: security.isRendererUrl, log: log.child('ipc') });
   const windows = new WindowManager({
+    port: electronWindows(),
     preloadPath,
     rendererUrl,
     isRendererUrl: security.isRendererUrl,
