@@ -34,8 +34,8 @@ function preloadImportGuard(): Plugin {
 export default defineConfig({
   main: {
     build: {
-      // cli.js, demo-agent.js and watchdog.js also run under plain Node 20 (`serve`, agent
-      // processes, the host's watchdog).
+      // cli.js, demo-agent.js, watchdog.js and db-worker.js also run under plain Node 20
+      // (`serve`, agent processes, the host's watchdog, its database worker).
       target: 'node20.19',
       // package.json `dependencies` (better-sqlite3, ws, the ACP SDK, zod) stay in node_modules.
       externalizeDeps: true,
@@ -46,6 +46,8 @@ export default defineConfig({
           cli: src('main/cli.ts'),
           'demo-agent': src('agents/demo/demo-agent.ts'),
           watchdog: src('main/brokers/watchdog/main.ts'),
+          // A worker thread for long database work (backup checks, the storage report).
+          'db-worker': src('main/datadir/db-worker.ts'),
         },
         output: {
           format: 'es',

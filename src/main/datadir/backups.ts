@@ -1,0 +1,216 @@
+/**
+ * Rotating backups of the database in `<data dir>/backups/`: one a day while the host runs and
+ * one before every migration, the newest N of each kind kept (N is a setting).
+ *
+ * A backup is written under a temporary name (`.…partial`), checked, made a self-contained file,
+ * flushed, and only then renamed to its final name: a crash at any point leaves no file that
+ * looks like a good backup, and the partial one is removed by the next backup. The name says
+ * when it was taken and the schema version it holds, so a restore knows both without opening it:
+ *
+ *     switchboard-2026-11-26T13-04-05-123Z-v0011-daily.db
+ *     switchboard-2026-11-26T13-04-05-123Z-v0011-pre-migration.db   (the schema before upgrading)
+ */
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Db } from '../store/db';
+import { backupInSteps, vacuumInto, type BackupStep, type SteppedBackupResult } from '../store/backup';
+import { checkDatabaseFile, type CheckDepth, type DatabaseCheck } from '../store/db-check';
+import { fsyncPath } from '../store/compact';
+import type { Clock } from '../util/clock';
+import type { Logger } from '../util/log';
+import { runDbTask } from './db-tasks';
+
+export const BACKUP_KINDS = ['daily', 'pre-migration'] as const;
+export type BackupKind = (typeof BACKUP_KINDS)[number];
+
+/** Backups of each kind kept unless the setting says otherwise. */
+export const DEFAULT_BACKUPS_KEPT = 7;
+export const DAILY_BACKUP_INTERVAL_MS = 24 * 60 * 60_000;
+
+export interface BackupInfo {
+  file: string;
+  kind: BackupKind;
+  takenAt: number;
+  schemaVersion: number;
+  bytes: number;
+}
+
+/** `<data dir>/backups`. */
+export const backupsFolder = (dataDir: string): string => join(dataDir, 'backups');
+
+const NAME = /^switchboard-(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z-v(\d{4,})-(daily|pre-migration)\.db$/;
+const PARTIAL = /^\.switchboard-.*\.partial(-journal|-wal|-shm)?$/;
+
+export function backupFileName(kind: BackupKind, takenAt: number, schemaVersion: number): string {
+  const stamp = new Date(takenAt).toISOString().replace(/[:.]/g, '-');
+  return `switchboard-${stamp}-v${String(schemaVersion).padStart(4, '0')}-${kind}.db`;
+}
+
+export function parseBackupFileName(name: string): Pick<BackupInfo, 'kind' | 'takenAt' | 'schemaVersion'> | undefined {
+  const m = NAME.exec(name);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, ms, v, kind] = m as unknown as [string, string, string, string, string, string, string, string, string, BackupKind];
+  const takenAt = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`);
+  return Number.isNaN(takenAt) ? undefined : { kind, takenAt, schemaVersion: Number(v) };
+}
+
+/** The backups in `folder`, newest first. Files of any other name (partial ones) are not backups. */
+export function listBackups(folder: string): BackupInfo[] {
+  if (!existsSync(folder)) return [];
+  const out: BackupInfo[] = [];
+  for (const name of readdirSync(folder)) {
+    const parsed = parseBackupFileName(name);
+    if (!parsed) continue;
+    const file = join(folder, name);
+    out.push({ file, ...parsed, bytes: statSync(file).size });
+  }
+  return out.sort((a, b) => b.takenAt - a.takenAt || b.file.localeCompare(a.file));
+}
+
+/** Deletes all but the newest `keep` backups of each kind; returns the files deleted. */
+export function rotateBackups(folder: string, keep: number): string[] {
+  const removed: string[] = [];
+  for (const kind of BACKUP_KINDS) {
+    for (const old of listBackups(folder).filter((b) => b.kind === kind).slice(Math.max(1, keep))) {
+      rmSync(old.file, { force: true });
+      removed.push(old.file);
+    }
+  }
+  return removed;
+}
+
+/** Removes what a backup interrupted by a crash left (never a finished backup). */
+export function removePartialBackups(folder: string): string[] {
+  if (!existsSync(folder)) return [];
+  const gone = readdirSync(folder).filter((name) => PARTIAL.test(name));
+  for (const name of gone) rmSync(join(folder, name), { force: true });
+  return gone.map((name) => join(folder, name));
+}
+
+/** Whether the newest daily backup is a day old or more (or there is none). */
+export function isDailyDue(backups: readonly BackupInfo[], now: number): boolean {
+  const newest = backups.find((b) => b.kind === 'daily');
+  return !newest || now - newest.takenAt >= DAILY_BACKUP_INTERVAL_MS || newest.takenAt > now;
+}
+
+/** The temporary name a backup is written under until it is checked. */
+const partialOf = (folder: string, name: string): string => join(folder, `.${name}.partial`);
+
+function finishPartial(partial: string, final: string, folder: string): void {
+  fsyncPath(partial);
+  renameSync(partial, final);
+  fsyncPath(folder);
+}
+
+export interface BackupsOptions {
+  /** `<data dir>/backups` (created when the first backup is taken). */
+  folder: string;
+  clock: Clock;
+  log: Logger;
+  /** How many of each kind to keep (read at each backup: the setting may change). */
+  keep(): number;
+  nativeBinding?: string;
+  /** How a finished copy is checked before it counts (default: `quick_check` in a worker thread). */
+  check?(file: string, depth: CheckDepth): Promise<DatabaseCheck>;
+  /** How long one backup step may hold the event loop (default 4 ms). */
+  stepBudgetMs?: number;
+  /** Told after each step (progress; tests stop a backup midway). */
+  onStep?(step: BackupStep): void;
+}
+
+/** A backup taken, with how it went. */
+export interface TakenBackup extends BackupInfo {
+  steps: SteppedBackupResult;
+}
+
+/**
+ * The host's daily backups, taken through its own connection while it runs (see
+ * `store/backup.ts`: why the source must be that connection). One at a time: a second call
+ * while one runs gets the same backup.
+ */
+export class Backups {
+  private running: Promise<TakenBackup> | undefined;
+
+  constructor(private readonly o: BackupsOptions) {}
+
+  list(): BackupInfo[] {
+    return listBackups(this.o.folder);
+  }
+
+  /** Takes a daily backup if the last is a day old; resolves with it, or undefined if not due. */
+  async takeDailyIfDue(db: Db): Promise<TakenBackup | undefined> {
+    if (!isDailyDue(this.list(), this.o.clock.now())) return undefined;
+    return this.take(db, 'daily');
+  }
+
+  take(db: Db, kind: BackupKind): Promise<TakenBackup> {
+    this.running ??= this.run(db, kind).finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async run(db: Db, kind: BackupKind): Promise<TakenBackup> {
+    const { folder, log } = this.o;
+    mkdirSync(folder, { recursive: true });
+    removePartialBackups(folder);
+    const takenAt = this.o.clock.now();
+    const schemaVersion = db.pragma('user_version', { simple: true }) as number;
+    const name = backupFileName(kind, takenAt, schemaVersion);
+    const partial = partialOf(folder, name);
+    try {
+      const steps = await backupInSteps(db, partial, { stepBudgetMs: this.o.stepBudgetMs ?? 4, ...(this.o.onStep ? { onStep: this.o.onStep } : {}) });
+      const check = await (this.o.check ?? defaultCheck(this.o.nativeBinding))(partial, 'quick');
+      if (!check.ok) throw new Error(`the backup failed its check: ${check.detail}`);
+      const final = join(folder, name);
+      finishPartial(partial, final, folder);
+      const removed = rotateBackups(folder, this.o.keep());
+      log.info('backup taken', { file: final, kind, schemaVersion, pages: steps.totalPages, steps: steps.steps, longestStepMs: Math.round(steps.longestStepMs * 10) / 10, removed });
+      return { file: final, kind, takenAt, schemaVersion, bytes: statSync(final).size, steps };
+    } catch (err) {
+      removePartialBackups(folder);
+      log.error('backup failed', { kind, error: String(err) });
+      throw err;
+    }
+  }
+}
+
+/** Seals the copy (one self-contained file) and checks it, in a worker thread. */
+function defaultCheck(nativeBinding: string | undefined) {
+  return (file: string, depth: CheckDepth): Promise<DatabaseCheck> =>
+    runDbTask({ kind: 'check', file, depth, seal: true, ...(nativeBinding ? { nativeBinding } : {}) });
+}
+
+export interface BeforeMigrationOptions {
+  folder: string;
+  clock: Clock;
+  log: Logger;
+  keep: number;
+  nativeBinding?: string;
+}
+
+/**
+ * The store's `beforeMigrate` hook (`OpenOptions`): a checked copy of the database as it is,
+ * taken at start before any migration touches it. Synchronous (nothing else runs yet): one
+ * `VACUUM INTO`, a `quick_check`, the rename. A copy that cannot be made refuses the upgrade.
+ */
+export function backupBeforeMigration(o: BeforeMigrationOptions): (db: Db, from: number, to: number) => void {
+  return (db, from, to) => {
+    mkdirSync(o.folder, { recursive: true });
+    removePartialBackups(o.folder);
+    const name = backupFileName('pre-migration', o.clock.now(), from);
+    const partial = partialOf(o.folder, name);
+    try {
+      vacuumInto(db, partial);
+      const check = checkDatabaseFile(partial, o.nativeBinding ? { nativeBinding: o.nativeBinding } : {});
+      if (!check.ok) throw new Error(`the copy failed its check: ${check.detail}`);
+      finishPartial(partial, join(o.folder, name), o.folder);
+      const removed = rotateBackups(o.folder, o.keep);
+      o.log.info('backup taken before upgrading the database', { file: join(o.folder, name), from, to, removed });
+    } catch (err) {
+      removePartialBackups(o.folder);
+      o.log.error('no backup could be taken before upgrading the database; not upgrading', { from, to, error: String(err) });
+      throw err;
+    }
+  };
+}
