@@ -34,11 +34,12 @@ function dataDir(): string {
   return dir.path;
 }
 
-function liveStore(dir: string, sessions = [{ events: 200, textSize: 300 }]): Store {
-  const store = Store.open(join(dir, 'switchboard.db'));
+function liveStore(dir: string, sessions = [{ events: 200, textSize: 300 }]): { store: Store; database: string } {
+  const database = join(dir, 'switchboard.db');
+  const store = Store.open(database);
   cleanups.unshift(() => store.dispose());
   seedSessions(store, sessions);
-  return store;
+  return { store, database };
 }
 
 const eventsIn = (file: string): number => {
@@ -112,19 +113,19 @@ describe('rotation and the daily rhythm', () => {
 describe('Backups.take', () => {
   it('writes a checked, self-contained copy under its final name and rotates', async () => {
     const dir = dataDir();
-    const store = liveStore(dir);
+    const { database } = liveStore(dir);
     const folder = join(dir, 'backups');
     const clock = new FakeClock(T0);
-    const backups = new Backups({ folder, clock, log: silentLogger, keep: () => 2 });
+    const backups = new Backups({ database, folder, clock, log: silentLogger, keep: () => 2 });
     for (let i = 0; i < 3; i++) {
-      await backups.take(store.db, 'daily');
+      await backups.take('daily');
       await clock.advance(DAY);
     }
     const list = backups.list();
     expect(list.map((b) => b.takenAt)).toEqual([T0 + 2 * DAY, T0 + DAY]);
     expect(list[0]).toMatchObject({ kind: 'daily', schemaVersion: latestVersion });
     expect(eventsIn(list[0]!.file)).toBe(200);
-    // Sealed by the check in the worker: one file, rollback journal.
+    // Sealed in the worker: one file, rollback journal.
     expect(readdirSync(folder).sort()).toEqual(list.map((b) => b.file.slice(folder.length + 1)).sort());
     const db = new Database(list[0]!.file, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('delete');
@@ -133,51 +134,55 @@ describe('Backups.take', () => {
 
   it('takes a daily backup only when one is due', async () => {
     const dir = dataDir();
-    const store = liveStore(dir);
+    const { database } = liveStore(dir);
     const clock = new FakeClock(T0);
-    const backups = new Backups({ folder: join(dir, 'backups'), clock, log: silentLogger, keep: () => 7 });
-    expect(await backups.takeDailyIfDue(store.db)).toMatchObject({ kind: 'daily', takenAt: T0 });
+    const backups = new Backups({ database, folder: join(dir, 'backups'), clock, log: silentLogger, keep: () => 7 });
+    expect(await backups.takeDailyIfDue()).toMatchObject({ kind: 'daily', takenAt: T0 });
     await clock.advance(DAY - 1);
-    expect(await backups.takeDailyIfDue(store.db)).toBeUndefined();
+    expect(await backups.takeDailyIfDue()).toBeUndefined();
     await clock.advance(1);
-    expect(await backups.takeDailyIfDue(store.db)).toMatchObject({ takenAt: T0 + DAY });
+    expect(await backups.takeDailyIfDue()).toMatchObject({ takenAt: T0 + DAY });
   });
 
   it('runs one backup at a time: a second call gets the first one', async () => {
     const dir = dataDir();
-    const store = liveStore(dir);
-    const backups = new Backups({ folder: join(dir, 'backups'), clock: new FakeClock(T0), log: silentLogger, keep: () => 7 });
-    const [a, b] = await Promise.all([backups.take(store.db, 'daily'), backups.take(store.db, 'daily')]);
+    const { database } = liveStore(dir);
+    const backups = new Backups({ database, folder: join(dir, 'backups'), clock: new FakeClock(T0), log: silentLogger, keep: () => 7 });
+    const [a, b] = await Promise.all([backups.take('daily'), backups.take('daily')]);
     expect(b).toBe(a);
     expect(backups.list()).toHaveLength(1);
   });
 
   it('keeps no file when the copy fails its check', async () => {
     const dir = dataDir();
-    const store = liveStore(dir);
+    const { database } = liveStore(dir);
     const folder = join(dir, 'backups');
     const backups = new Backups({
+      database,
       folder,
       clock: new FakeClock(T0),
       log: silentLogger,
       keep: () => 7,
-      check: () => Promise.resolve({ ok: false, problem: 'corrupt', detail: 'row 3 missing from index' }),
+      copy: (_source, dest) => {
+        writeFileSync(dest, 'a copy that went wrong');
+        return Promise.resolve({ totalPages: 1, check: { ok: false, problem: 'corrupt', detail: 'row 3 missing from index' } });
+      },
     });
-    await expect(backups.take(store.db, 'daily')).rejects.toThrow('the backup failed its check: row 3 missing from index');
+    await expect(backups.take('daily')).rejects.toThrow('the backup failed its check: row 3 missing from index');
     expect(readdirSync(folder)).toEqual([]);
   });
 
-  it('a backup killed midway leaves nothing that counts as a backup, and the next one clears it away', async () => {
+  it('a backup killed before it is named leaves nothing that counts as a backup, and the next one clears it away', async () => {
     const dir = dataDir();
-    const database = join(dir, 'switchboard.db');
-    liveStore(dir, [{ events: 600, textSize: 400 }]).dispose();
+    const { store: seeded, database } = liveStore(dir, [{ events: 600, textSize: 400 }]);
+    seeded.dispose();
     const folder = join(dir, 'backups');
     const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, '../test-support/backup-child.ts'), database, folder], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     await new Promise<void>((midway, reject) => {
       child.stdout.on('data', (d: Buffer) => {
-        if (d.toString().includes('midway')) midway();
+        if (d.toString().includes('copied')) midway();
       });
       child.once('exit', (code) => reject(new Error(`the backup ended (${code}) before it was killed`)));
     });
@@ -188,8 +193,8 @@ describe('Backups.take', () => {
     expect(listBackups(folder)).toEqual([]);
     const store = Store.open(database);
     cleanups.unshift(() => store.dispose());
-    const backups = new Backups({ folder, clock: new FakeClock(T0), log: silentLogger, keep: () => 7 });
-    const taken = await backups.take(store.db, 'daily');
+    const backups = new Backups({ database, folder, clock: new FakeClock(T0), log: silentLogger, keep: () => 7 });
+    const taken = await backups.take('daily');
     expect(readdirSync(folder)).toEqual([taken.file.slice(folder.length + 1)]);
     expect(eventsIn(taken.file)).toBe(600);
   });

@@ -13,12 +13,12 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../store/db';
-import { backupInSteps, vacuumInto, type BackupStep, type SteppedBackupResult } from '../store/backup';
-import { checkDatabaseFile, type CheckDepth, type DatabaseCheck } from '../store/db-check';
+import { vacuumInto } from '../store/backup';
+import { checkDatabaseFile } from '../store/db-check';
 import { fsyncPath } from '../store/compact';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
-import { runDbTask } from './db-tasks';
+import { runDbTask, type CopyResult } from './db-tasks';
 
 export const BACKUP_KINDS = ['daily', 'pre-migration'] as const;
 export type BackupKind = (typeof BACKUP_KINDS)[number];
@@ -96,6 +96,7 @@ export function isDailyDue(backups: readonly BackupInfo[], now: number): boolean
 /** The temporary name a backup is written under until it is checked. */
 const partialOf = (folder: string, name: string): string => join(folder, `.${name}.partial`);
 
+/** Flushes a checked copy and gives it its backup name. */
 function finishPartial(partial: string, final: string, folder: string): void {
   fsyncPath(partial);
   renameSync(partial, final);
@@ -103,6 +104,8 @@ function finishPartial(partial: string, final: string, folder: string): void {
 }
 
 export interface BackupsOptions {
+  /** The database file backed up (the host's own; a connection of the worker reads it). */
+  database: string;
   /** `<data dir>/backups` (created when the first backup is taken). */
   folder: string;
   clock: Clock;
@@ -110,23 +113,25 @@ export interface BackupsOptions {
   /** How many of each kind to keep (read at each backup: the setting may change). */
   keep(): number;
   nativeBinding?: string;
-  /** How a finished copy is checked before it counts (default: `quick_check` in a worker thread). */
-  check?(file: string, depth: CheckDepth): Promise<DatabaseCheck>;
-  /** How long one backup step may hold the event loop (default 4 ms). */
-  stepBudgetMs?: number;
-  /** Told after each step (progress; tests stop a backup midway). */
-  onStep?(step: BackupStep): void;
+  /**
+   * How a copy is made and checked (default: `snapshotTo`, sealed, `quick_check`ed and flushed
+   * in a worker thread, off the host's event loop).
+   */
+  copy?(source: string, dest: string): Promise<CopyResult>;
+  /** Told when the checked copy is about to get its name (tests stop a backup there). */
+  onCopied?(partial: string): void;
 }
 
 /** A backup taken, with how it went. */
 export interface TakenBackup extends BackupInfo {
-  steps: SteppedBackupResult;
+  pages: number;
+  durationMs: number;
 }
 
 /**
- * The host's daily backups, taken through its own connection while it runs (see
- * `store/backup.ts`: why the source must be that connection). One at a time: a second call
- * while one runs gets the same backup.
+ * The host's daily backups, taken while it runs: a read-only connection in a worker thread
+ * copies the database as one snapshot (`store/backup.ts`), so neither the host's event loop nor
+ * its writer waits. One at a time: a second call while one runs gets the same backup.
  */
 export class Backups {
   private running: Promise<TakenBackup> | undefined;
@@ -138,35 +143,37 @@ export class Backups {
   }
 
   /** Takes a daily backup if the last is a day old; resolves with it, or undefined if not due. */
-  async takeDailyIfDue(db: Db): Promise<TakenBackup | undefined> {
+  async takeDailyIfDue(): Promise<TakenBackup | undefined> {
     if (!isDailyDue(this.list(), this.o.clock.now())) return undefined;
-    return this.take(db, 'daily');
+    return this.take('daily');
   }
 
-  take(db: Db, kind: BackupKind): Promise<TakenBackup> {
-    this.running ??= this.run(db, kind).finally(() => {
+  take(kind: BackupKind): Promise<TakenBackup> {
+    this.running ??= this.run(kind).finally(() => {
       this.running = undefined;
     });
     return this.running;
   }
 
-  private async run(db: Db, kind: BackupKind): Promise<TakenBackup> {
+  private async run(kind: BackupKind): Promise<TakenBackup> {
     const { folder, log } = this.o;
     mkdirSync(folder, { recursive: true });
     removePartialBackups(folder);
     const takenAt = this.o.clock.now();
-    const schemaVersion = db.pragma('user_version', { simple: true }) as number;
-    const name = backupFileName(kind, takenAt, schemaVersion);
-    const partial = partialOf(folder, name);
+    // The name says the schema version, known only from the copy: written as a partial first.
+    const partial = partialOf(folder, backupFileName(kind, takenAt, 0));
     try {
-      const steps = await backupInSteps(db, partial, { stepBudgetMs: this.o.stepBudgetMs ?? 4, ...(this.o.onStep ? { onStep: this.o.onStep } : {}) });
-      const check = await (this.o.check ?? defaultCheck(this.o.nativeBinding))(partial, 'quick');
+      const copy = this.o.copy ?? defaultCopy(this.o.nativeBinding);
+      const { totalPages, check } = await copy(this.o.database, partial);
       if (!check.ok) throw new Error(`the backup failed its check: ${check.detail}`);
-      const final = join(folder, name);
-      finishPartial(partial, final, folder);
+      this.o.onCopied?.(partial);
+      const final = join(folder, backupFileName(kind, takenAt, check.schemaVersion));
+      renameSync(partial, final);
+      fsyncPath(folder);
       const removed = rotateBackups(folder, this.o.keep());
-      log.info('backup taken', { file: final, kind, schemaVersion, pages: steps.totalPages, steps: steps.steps, longestStepMs: Math.round(steps.longestStepMs * 10) / 10, removed });
-      return { file: final, kind, takenAt, schemaVersion, bytes: statSync(final).size, steps };
+      const durationMs = this.o.clock.now() - takenAt;
+      log.info('backup taken', { file: final, kind, schemaVersion: check.schemaVersion, pages: totalPages, durationMs, removed });
+      return { file: final, kind, takenAt, schemaVersion: check.schemaVersion, bytes: statSync(final).size, pages: totalPages, durationMs };
     } catch (err) {
       removePartialBackups(folder);
       log.error('backup failed', { kind, error: String(err) });
@@ -175,10 +182,9 @@ export class Backups {
   }
 }
 
-/** Seals the copy (one self-contained file) and checks it, in a worker thread. */
-function defaultCheck(nativeBinding: string | undefined) {
-  return (file: string, depth: CheckDepth): Promise<DatabaseCheck> =>
-    runDbTask({ kind: 'check', file, depth, seal: true, ...(nativeBinding ? { nativeBinding } : {}) });
+function defaultCopy(nativeBinding: string | undefined) {
+  return (source: string, dest: string): Promise<CopyResult> =>
+    runDbTask({ kind: 'backup', source, dest, depth: 'quick', ...(nativeBinding ? { nativeBinding } : {}) });
 }
 
 export interface BeforeMigrationOptions {

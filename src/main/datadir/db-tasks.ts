@@ -1,5 +1,5 @@
 /**
- * Database work that may take seconds on a large file (a full check of a backup, the storage
+ * Database work that may take seconds on a large file (a backup and its check, the storage
  * report's page walk) runs in a worker thread on a connection of its own, so the host's event
  * loop, and with it every turn in flight, never waits on it. One short-lived worker per task.
  *
@@ -14,17 +14,20 @@ import type { CheckDepth, DatabaseCheck } from '../store/db-check';
 import type { StorageReport } from '../store/storage-report';
 
 export type DbTask =
-  | {
-      kind: 'check';
-      file: string;
-      depth: CheckDepth;
-      /** Turn a finished copy into a self-contained rollback-journal file first (`sealCopy`). */
-      seal?: boolean;
-      nativeBinding?: string;
-    }
+  | { kind: 'check'; file: string; depth: CheckDepth; nativeBinding?: string }
+  /**
+   * A snapshot of `source` into `dest` (`snapshotTo`), made a self-contained file (`sealCopy`),
+   * checked, and flushed to disk: ready to be renamed to a backup's name.
+   */
+  | { kind: 'backup'; source: string; dest: string; depth: CheckDepth; nativeBinding?: string }
   | { kind: 'report'; file: string; largest: number; nativeBinding?: string };
 
-export type DbTaskResult<T extends DbTask> = T extends { kind: 'check' } ? DatabaseCheck : StorageReport;
+export interface CopyResult {
+  totalPages: number;
+  check: DatabaseCheck;
+}
+
+export type DbTaskResult<T extends DbTask> = T extends { kind: 'check' } ? DatabaseCheck : T extends { kind: 'backup' } ? CopyResult : StorageReport;
 
 /** What the worker posts back. */
 export type DbTaskReply = { ok: true; value: unknown } | { ok: false; error: string };

@@ -1,18 +1,27 @@
 /**
  * The worker thread of `db-tasks.ts`: runs one task on its own connection and posts the result.
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { sealCopy } from '../store/backup';
+import { sealCopy, snapshotTo } from '../store/backup';
+import { fsyncPath } from '../store/compact';
 import { checkDatabaseFile } from '../store/db-check';
 import { storageReport } from '../store/storage-report';
 import type { DbTask, DbTaskReply } from './db-tasks';
 
-function run(task: DbTask): unknown {
+async function run(task: DbTask): Promise<unknown> {
+  const binding = task.nativeBinding ? { nativeBinding: task.nativeBinding } : {};
   switch (task.kind) {
     case 'check':
-      if (task.seal) sealCopy(task.file, task.nativeBinding);
-      return checkDatabaseFile(task.file, { depth: task.depth, ...(task.nativeBinding ? { nativeBinding: task.nativeBinding } : {}) });
+      return checkDatabaseFile(task.file, { depth: task.depth, ...binding });
+    case 'backup': {
+      const { totalPages } = await snapshotTo(task.source, task.dest, binding);
+      sealCopy(task.dest, task.nativeBinding);
+      const check = checkDatabaseFile(task.dest, { depth: task.depth, ...binding });
+      if (check.ok) fsyncPath(task.dest);
+      return { totalPages, check };
+    }
     case 'report': {
       const db = new Database(task.file, { readonly: true, fileMustExist: true, ...(task.nativeBinding ? { nativeBinding: task.nativeBinding } : {}) });
       try {
@@ -24,10 +33,17 @@ function run(task: DbTask): unknown {
   }
 }
 
-let reply: DbTaskReply;
-try {
-  reply = { ok: true, value: run(workerData as DbTask) };
-} catch (err) {
-  reply = { ok: false, error: err instanceof Error ? err.message : String(err) };
+// Below the host's own thread for the CPU: on Linux a thread has its own nice value (elsewhere
+// this call would lower the whole app, so it is left out there).
+if (process.platform === 'linux') {
+  try {
+    setPriority(19);
+  } catch {
+    // Not allowed here (a sandbox): the worker runs at the host's priority.
+  }
 }
-parentPort?.postMessage(reply);
+
+run(workerData as DbTask).then(
+  (value) => parentPort?.postMessage({ ok: true, value } satisfies DbTaskReply),
+  (err: unknown) => parentPort?.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies DbTaskReply),
+);

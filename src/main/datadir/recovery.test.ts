@@ -28,7 +28,7 @@ async function damagedFolder() {
   const store = Store.open(database);
   const [old] = seedSessions(store, [{ events: 20 }, { events: 10 }]);
   const clock = new FakeClock(T0);
-  const backup = await new Backups({ folder, clock, log: silentLogger, keep: () => 7, check: () => Promise.resolve({ ok: true, schemaVersion: 1 }) }).take(store.db, 'daily');
+  const backup = await new Backups({ database, folder, clock, log: silentLogger, keep: () => 7 }).take('daily');
   const [later] = seedSessions(store, [{ events: 7 }, { events: 3 }], T0 + 1_000);
   const more = store.db.prepare(`INSERT INTO events (session_id, seq, kind, payload, at) VALUES (?, ?, 'agent_message', '{"text":"later"}', 1)`);
   for (let seq = 21; seq <= 25; seq++) more.run(old, seq);

@@ -7,7 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { fsyncPath } from '../store/compact';
 import { checkDatabaseFile, describeCheck, type DatabaseCheck } from '../store/db-check';
-import { sealCopy, vacuumInto } from '../store/backup';
+import { sealCopy, snapshotTo, vacuumInto } from '../store/backup';
 import type { Disposable } from '../util/lifecycle';
 import { asideName, replaceDatabase } from './replace-database';
 
@@ -26,11 +26,10 @@ export interface BackupToFileResult {
 }
 
 /**
- * Copies the data folder's database to `target` while a host may be using it: a read-only
- * connection of its own copies every page in one step of SQLite's backup API, one read
- * transaction, so the copy is a consistent snapshot and the host's writer never waits (WAL).
- * In steps, the host's commits would restart it each time. The copy is written beside the
- * target under a temporary name, made self-contained, checked, and renamed.
+ * Copies the data folder's database to `target` while a host may be using it: a snapshot
+ * through a read-only connection of this process (`snapshotTo`; the host's writer never
+ * waits), written beside the target under a temporary name, made self-contained, checked,
+ * and renamed.
  */
 export async function backupToFile(database: string, target: string, nativeBinding?: string): Promise<BackupToFileResult> {
   if (!existsSync(database)) throw new AppError('not_found', `There is no database to back up: ${database} does not exist.`);
@@ -39,22 +38,19 @@ export async function backupToFile(database: string, target: string, nativeBindi
   if (!existsSync(dirname(file))) throw new AppError('not_found', `The folder ${dirname(file)} does not exist.`);
   const partial = join(dirname(file), `.${basename(file)}.partial`);
   rmSync(partial, { force: true });
-  const source = new Database(database, { readonly: true, fileMustExist: true, ...binding(nativeBinding) });
   try {
-    const done = await source.backup(partial, { progress: () => 0x7fffffff });
+    const { totalPages } = await snapshotTo(database, partial, binding(nativeBinding));
     sealCopy(partial, nativeBinding);
     const check = checkDatabaseFile(partial, binding(nativeBinding));
     if (!check.ok) throw new AppError('storage_failed', `The copy failed its check: ${describeCheck(file, check)}`);
     fsyncPath(partial);
     renameSync(partial, file);
     fsyncPath(dirname(file));
-    return { file, schemaVersion: check.schemaVersion, pages: done.totalPages };
+    return { file, schemaVersion: check.schemaVersion, pages: totalPages };
   } catch (err) {
     rmSync(partial, { force: true });
     rmSync(`${partial}-journal`, { force: true });
     throw err;
-  } finally {
-    source.close();
   }
 }
 

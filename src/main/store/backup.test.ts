@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedSessions } from '../test-support/seed-store';
 import { tempDir } from '../test-support/temp-dir';
-import { backupInSteps, sealCopy, vacuumInto, type BackupStep } from './backup';
+import { sealCopy, snapshotTo, vacuumInto } from './backup';
 import { checkDatabaseFile } from './db-check';
 import { Store } from './store';
 
@@ -30,43 +30,28 @@ const count = (file: string, table: string): number => {
   }
 };
 
-describe('backupInSteps', () => {
-  it('copies in many small steps and keeps every write the host made through its connection meanwhile', async () => {
+describe('snapshotTo', () => {
+  it('copies the database as one snapshot while the host keeps writing through its own connection', async () => {
     const { store: s, dir } = store();
     seedSessions(s, [{ events: 600, textSize: 400 }]);
-    const writer = s.db.prepare(`INSERT INTO settings (key, value) VALUES (?, '1')`);
-    let written = 0;
-    let done = false;
-    // A writer on the same connection, between every two steps, as the host's event log is.
-    const write = (): void => {
-      if (done) return;
-      writer.run(`during-${written++}`);
-      setImmediate(write);
-    };
-    setImmediate(write);
-    const steps: BackupStep[] = [];
     const dest = join(dir, 'copy.db');
-    const result = await backupInSteps(s.db, dest, { stepBudgetMs: 0.001, onStep: (step) => steps.push(step) });
-    done = true;
-    const writtenBefore = written;
-
-    expect(result.steps).toBeGreaterThan(10);
-    expect(steps.reduce((sum, step) => sum + step.pages, 0)).toBe(result.totalPages);
-    expect(result.longestStepMs).toBe(Math.max(...steps.map((step) => step.ms)));
-    expect(writtenBefore).toBeGreaterThan(5);
-    // Every write that happened before the backup resolved is in it.
-    expect(count(dest, 'settings')).toBe(writtenBefore);
+    const copying = snapshotTo(join(dir, 'switchboard.db'), dest);
+    // The host's writer is never refused (WAL): a commit between the copy's steps goes in.
+    s.db.prepare(`INSERT INTO settings (key, value) VALUES ('during', '1')`).run();
+    const { totalPages } = await copying;
+    expect(totalPages).toBeGreaterThan(100);
     expect(count(dest, 'events')).toBe(600);
     expect(checkDatabaseFile(dest)).toEqual({ ok: true, schemaVersion: s.db.pragma('user_version', { simple: true }) });
   });
 
-  it('fits the pages per step to the budget: a generous budget takes fewer, larger steps', async () => {
+  it('sees what the host committed, WAL included, without a checkpoint', async () => {
     const { store: s, dir } = store();
-    seedSessions(s, [{ events: 800, textSize: 400 }]);
-    const tight = await backupInSteps(s.db, join(dir, 'tight.db'), { stepBudgetMs: 0.001 });
-    const loose = await backupInSteps(s.db, join(dir, 'loose.db'), { stepBudgetMs: 1_000 });
-    expect(loose.totalPages).toBe(tight.totalPages);
-    expect(loose.steps).toBeLessThan(tight.steps);
+    s.db.pragma('wal_autocheckpoint = 0');
+    seedSessions(s, [{ events: 40 }]);
+    expect(existsSync(join(dir, 'switchboard.db-wal'))).toBe(true);
+    const dest = join(dir, 'copy.db');
+    await snapshotTo(join(dir, 'switchboard.db'), dest);
+    expect(count(dest, 'events')).toBe(40);
   });
 });
 

@@ -1,90 +1,63 @@
 /**
- * Copies of the live database, made while the host runs (see `datadir/backups.ts` for where they
- * go, how they are named, checked and rotated).
+ * Copies of a database, made while the host runs (see `datadir/backups.ts` for where they go,
+ * how they are named, checked and rotated).
  *
- * `backupInSteps` uses SQLite's online backup API through the host's own connection: a few
- * pages per step, one step per turn of the event loop, so a turn's events keep flowing while a
- * large database is copied. The host's connection must be the source: SQLite folds the host's
- * own writes into a backup in progress, whereas a write through any other connection restarts
- * it (with a steady stream of events it would never finish).
+ * `snapshotTo` uses SQLite's online backup API on a read-only connection of its own, inside one
+ * read transaction held from the first step to the last: the copy is a consistent snapshot,
+ * and in WAL mode the host's writer never waits for it (its commits go on into the WAL, which
+ * is checkpointed once the copy is done). Without that transaction each step would begin a
+ * new one, see the host's commits, and SQLite would restart the copy: with a steady stream of
+ * events it would never end. The copy goes in steps with the part written so far flushed to
+ * disk every few megabytes, so the disk never has a gigabyte to write at once (one final fsync
+ * of it stalled the host's own commits for tenths of seconds, bench/metrics/backup.ts).
  *
- * `vacuumInto` is the one-statement copy (a consistent snapshot, compacted, in one read
- * transaction): for the copy before a migration, taken at start before anything else runs.
+ * Run it off the host's event loop (`datadir/db-tasks.ts`): a gigabyte takes seconds. Copying
+ * in steps on the host's own connection instead held the event loop for the destination's
+ * final commit (0.4–0.6 s for 1 GB, measured).
+ *
+ * `vacuumInto` is the one-statement copy (compacted): for the copy before a migration, taken at
+ * start before anything else runs, and for compaction.
  */
-import { performance } from 'node:perf_hooks';
+import { closeSync, existsSync, fsyncSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Db } from './db';
 
-export interface BackupStep {
-  /** Pages copied in this step. */
-  pages: number;
-  /** How long the step held the event loop. */
-  ms: number;
-  remainingPages: number;
-  totalPages: number;
+export interface SnapshotOptions {
+  nativeBinding?: string;
+  /** Pages per backup step (default 1,024: 4 MB of 4 KB pages). */
+  pagesPerStep?: number;
+  /** The copy so far is flushed to disk after this many pages (default 16,384: 64 MB). */
+  flushEveryPages?: number;
 }
 
-export interface SteppedBackupOptions {
-  /** How long one step may hold the event loop (default 4 ms); the pages per step follow it. */
-  stepBudgetMs?: number;
-  onStep?(step: BackupStep): void;
-  /** A monotonic clock in ms (default `performance.now`). */
-  now?: () => number;
-}
-
-export interface SteppedBackupResult {
-  totalPages: number;
-  steps: number;
-  /** The longest time one step held the event loop. */
-  longestStepMs: number;
-}
-
-const FIRST_STEP_PAGES = 32;
-const MIN_STEP_PAGES = 8;
-const MAX_STEP_PAGES = 16_384;
-
-/**
- * Copies `db` into `dest` (a file that must not exist yet) in steps sized to `stepBudgetMs`.
- * Each step's time is measured from a mark queued just before it on the same immediate queue
- * (better-sqlite3 runs each step in its own `setImmediate`), so it is the step's own time, not
- * the time other callbacks took in between.
- */
-export async function backupInSteps(db: Db, dest: string, o: SteppedBackupOptions = {}): Promise<SteppedBackupResult> {
-  const now = o.now ?? (() => performance.now());
-  const budget = o.stepBudgetMs ?? 4;
-  let pages = FIRST_STEP_PAGES;
-  let markedAt: number | undefined;
-  let steps = 0;
-  let longest = 0;
-  let previousRemaining: number | undefined;
-  const measured = (remainingPages: number, totalPages: number): number => {
-    const ms = markedAt === undefined ? 0 : now() - markedAt;
-    const copied = previousRemaining === undefined ? 0 : previousRemaining - remainingPages;
-    if (markedAt !== undefined) {
-      steps++;
-      longest = Math.max(longest, ms);
-      o.onStep?.({ pages: copied, ms, remainingPages, totalPages });
-    }
-    previousRemaining = remainingPages;
-    return ms;
-  };
-  const result = await db.backup(dest, {
-    progress: ({ totalPages, remainingPages }) => {
-      const ms = measured(remainingPages, totalPages);
-      if (markedAt !== undefined) {
-        // Aim the next step at the budget: grow at most 2x a step, shrink as far as needed.
-        const fitted = ms > 0 ? Math.floor((pages * budget) / ms) : pages * 2;
-        pages = Math.max(MIN_STEP_PAGES, Math.min(MAX_STEP_PAGES, pages * 2, fitted));
-      }
-      setImmediate(() => {
-        markedAt = now();
-      });
-      return pages;
-    },
-  });
-  // The last step ends the backup without a progress call: measured here.
-  measured(0, result.totalPages);
-  return { totalPages: result.totalPages, steps, longestStepMs: longest };
+/** Copies the database in `source` to `dest` (which must not exist) as one consistent snapshot. */
+export async function snapshotTo(source: string, dest: string, o: SnapshotOptions = {}): Promise<{ totalPages: number }> {
+  const pagesPerStep = o.pagesPerStep ?? 1_024;
+  const flushEvery = o.flushEveryPages ?? 16_384;
+  const db = new Database(source, { readonly: true, fileMustExist: true, ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}) });
+  let fd: number | undefined;
+  try {
+    // A read transaction begins at the first read: from here on every step sees this snapshot.
+    db.exec('BEGIN');
+    db.prepare('SELECT COUNT(*) FROM sqlite_schema').get();
+    let unflushed = 0;
+    const result = await db.backup(dest, {
+      progress: () => {
+        unflushed += pagesPerStep;
+        if (unflushed >= flushEvery && existsSync(dest)) {
+          fd ??= openSync(dest, 'r');
+          fsyncSync(fd);
+          unflushed = 0;
+        }
+        return pagesPerStep;
+      },
+    });
+    return { totalPages: result.totalPages };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+    if (db.inTransaction) db.exec('COMMIT');
+    db.close();
+  }
 }
 
 /** Copies `db` into `dest` (must not exist) in one statement: a compacted, consistent snapshot. */
