@@ -42,7 +42,8 @@ export default defineConfig({
       sourcemap: true,
       rolldownOptions: {
         input: {
-          index: src('main/app/main.ts'),
+          // Reads `--switchboard-role` first (the app's own helpers), then loads main.ts.
+          index: src('main/app/entry.ts'),
           cli: src('main/cli.ts'),
           'demo-agent': src('agents/demo/demo-agent.ts'),
           watchdog: src('main/brokers/watchdog/main.ts'),
