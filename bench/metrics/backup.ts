@@ -110,7 +110,7 @@ export async function measureBackup(o: BackupBenchOptions): Promise<BackupBenchR
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
     progress('backing up…');
-    const backups = new Backups({ database: file, folder, clock: systemClock, log: silentLogger, keep: () => 7 });
+    const backups = new Backups({ database: file, hostDb: store.db, folder, clock: systemClock, log: silentLogger, keep: () => 7 });
     await backups.take('daily');
     const backupEnd = performance.now();
     loop.disable();

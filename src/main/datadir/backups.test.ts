@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { snapshotTo } from '../store/backup';
 import { latestVersion, migrate } from '../store/migrations';
 import { Store } from '../store/store';
 import { FakeClock } from '../test-support/fake-clock';
@@ -151,6 +152,32 @@ describe('Backups.take', () => {
     const [a, b] = await Promise.all([backups.take('daily'), backups.take('daily')]);
     expect(b).toBe(a);
     expect(backups.list()).toHaveLength(1);
+  });
+
+  it('holds the host connection\'s automatic checkpoints while the copy runs, and gives them back however it ends', async () => {
+    const dir = dataDir();
+    const { store, database } = liveStore(dir);
+    const seen: number[] = [];
+    let fail = false;
+    const backups = new Backups({
+      database,
+      hostDb: store.db,
+      folder: join(dir, 'backups'),
+      clock: new FakeClock(T0),
+      log: silentLogger,
+      keep: () => 7,
+      copy: async (source, dest) => {
+        seen.push(store.db.pragma('wal_autocheckpoint', { simple: true }) as number);
+        if (fail) throw new Error('disk full');
+        const { totalPages } = await snapshotTo(source, dest);
+        return { totalPages, check: { ok: true, schemaVersion: latestVersion } };
+      },
+    });
+    await backups.take('daily');
+    fail = true;
+    await expect(backups.take('daily')).rejects.toThrow('disk full');
+    expect(seen).toEqual([0, 0]);
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 
   it('keeps no file when the copy fails its check', async () => {

@@ -11,6 +11,7 @@
  *     switchboard-2026-11-26T13-04-05-123Z-v0011-pre-migration.db   (the schema before upgrading)
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../store/db';
 import { vacuumInto } from '../store/backup';
@@ -120,6 +121,13 @@ export interface BackupsOptions {
   copy?(source: string, dest: string): Promise<CopyResult>;
   /** Told when the checked copy is about to get its name (tests stop a backup there). */
   onCopied?(partial: string): void;
+  /**
+   * The host's own connection to the database. While the copy runs its automatic checkpoints
+   * are held: one would wait for the disk behind the copy's writes (its fsync) in the middle of
+   * a commit, on the host's event loop (measured, bench/metrics/backup.ts); and a checkpoint
+   * cannot go past the copy's snapshot anyway. The worker checkpoints what grew meanwhile.
+   */
+  hostDb?: Db;
 }
 
 /** A backup taken, with how it went. */
@@ -148,6 +156,17 @@ export class Backups {
     return this.take('daily');
   }
 
+  /** Holds the host connection's automatic checkpoints; returns what gives them back. */
+  private holdCheckpoints(): () => void {
+    const db = this.o.hostDb;
+    if (!db) return () => {};
+    const before = db.pragma('wal_autocheckpoint', { simple: true }) as number;
+    db.pragma('wal_autocheckpoint = 0');
+    return () => {
+      if (db.open) db.pragma(`wal_autocheckpoint = ${before}`);
+    };
+  }
+
   take(kind: BackupKind): Promise<TakenBackup> {
     this.running ??= this.run(kind).finally(() => {
       this.running = undefined;
@@ -162,15 +181,17 @@ export class Backups {
     const takenAt = this.o.clock.now();
     // The name says the schema version, known only from the copy: written as a partial first.
     const partial = partialOf(folder, backupFileName(kind, takenAt, 0));
+    const held = this.holdCheckpoints();
     try {
       const copy = this.o.copy ?? defaultCopy(this.o.nativeBinding);
-      const { totalPages, check } = await copy(this.o.database, partial);
+      const { totalPages, check } = await copy(this.o.database, partial).finally(held);
       if (!check.ok) throw new Error(`the backup failed its check: ${check.detail}`);
       this.o.onCopied?.(partial);
       const final = join(folder, backupFileName(kind, takenAt, check.schemaVersion));
       renameSync(partial, final);
-      fsyncPath(folder);
-      const removed = rotateBackups(folder, this.o.keep());
+      // Off the event loop: flushing a folder waits for the file system's journal.
+      await fsyncFolder(folder);
+      const removed = await rotateBackupsAsync(folder, this.o.keep());
       const durationMs = this.o.clock.now() - takenAt;
       log.info('backup taken', { file: final, kind, schemaVersion: check.schemaVersion, pages: totalPages, durationMs, removed });
       return { file: final, kind, takenAt, schemaVersion: check.schemaVersion, bytes: statSync(final).size, pages: totalPages, durationMs };
@@ -184,7 +205,24 @@ export class Backups {
 
 function defaultCopy(nativeBinding: string | undefined) {
   return (source: string, dest: string): Promise<CopyResult> =>
-    runDbTask({ kind: 'backup', source, dest, depth: 'quick', ...(nativeBinding ? { nativeBinding } : {}) });
+    runDbTask({ kind: 'backup', source, dest, depth: 'quick', checkpoint: true, ...(nativeBinding ? { nativeBinding } : {}) });
+}
+
+async function fsyncFolder(folder: string): Promise<void> {
+  if (process.platform === 'win32') return; // a folder cannot be opened to flush it there
+  const handle = await open(folder, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `rotateBackups`, with the deletions (a large file's can take a while) off the event loop. */
+async function rotateBackupsAsync(folder: string, keep: number): Promise<string[]> {
+  const old = BACKUP_KINDS.flatMap((kind) => listBackups(folder).filter((b) => b.kind === kind).slice(Math.max(1, keep)));
+  await Promise.all(old.map((b) => rm(b.file, { force: true })));
+  return old.map((b) => b.file);
 }
 
 export interface BeforeMigrationOptions {

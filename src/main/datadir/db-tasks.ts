@@ -19,7 +19,15 @@ export type DbTask =
    * A snapshot of `source` into `dest` (`snapshotTo`), made a self-contained file (`sealCopy`),
    * checked, and flushed to disk: ready to be renamed to a backup's name.
    */
-  | { kind: 'backup'; source: string; dest: string; depth: CheckDepth; nativeBinding?: string }
+  | {
+      kind: 'backup';
+      source: string;
+      dest: string;
+      depth: CheckDepth;
+      /** Then fold what the source's WAL gathered meanwhile into it (its host held its own checkpoints). */
+      checkpoint?: boolean;
+      nativeBinding?: string;
+    }
   | { kind: 'report'; file: string; largest: number; nativeBinding?: string };
 
 export interface CopyResult {

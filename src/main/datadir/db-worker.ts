@@ -10,6 +10,16 @@ import { checkDatabaseFile } from '../store/db-check';
 import { storageReport } from '../store/storage-report';
 import type { DbTask, DbTaskReply } from './db-tasks';
 
+/** A passive checkpoint through a connection of its own: never waits for the host's writer. */
+function checkpoint(file: string, binding: { nativeBinding?: string }): void {
+  const db = new Database(file, { fileMustExist: true, ...binding });
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } finally {
+    db.close();
+  }
+}
+
 async function run(task: DbTask): Promise<unknown> {
   const binding = task.nativeBinding ? { nativeBinding: task.nativeBinding } : {};
   switch (task.kind) {
@@ -17,6 +27,7 @@ async function run(task: DbTask): Promise<unknown> {
       return checkDatabaseFile(task.file, { depth: task.depth, ...binding });
     case 'backup': {
       const { totalPages } = await snapshotTo(task.source, task.dest, binding);
+      if (task.checkpoint) checkpoint(task.source, binding);
       sealCopy(task.dest, task.nativeBinding);
       const check = checkDatabaseFile(task.dest, { depth: task.depth, ...binding });
       if (check.ok) fsyncPath(task.dest);

@@ -11,7 +11,8 @@
  * disk every few megabytes, so the disk never has a gigabyte to write at once (one final fsync
  * of it stalled the host's own commits for tenths of seconds, bench/metrics/backup.ts).
  *
- * Run it off the host's event loop (`datadir/db-tasks.ts`): a gigabyte takes seconds. Copying
+ * It paces itself (`bytesPerSecond`), sleeping its thread between steps: run it off the host's
+ * event loop (`datadir/db-tasks.ts`), or in a process that does nothing else (the CLI). Copying
  * in steps on the host's own connection instead held the event loop for the destination's
  * final commit (0.4–0.6 s for 1 GB, measured).
  *
@@ -19,6 +20,7 @@
  * start before anything else runs, and for compaction.
  */
 import { closeSync, existsSync, fsyncSync, openSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import type { Db } from './db';
 
@@ -26,28 +28,44 @@ export interface SnapshotOptions {
   nativeBinding?: string;
   /** Pages per backup step (default 1,024: 4 MB of 4 KB pages). */
   pagesPerStep?: number;
-  /** The copy so far is flushed to disk after this many pages (default 16,384: 64 MB). */
+  /** The copy so far is flushed to disk after this many pages (default 4,096: 16 MB). */
   flushEveryPages?: number;
+  /**
+   * At most this many bytes a second are copied (default 128 MB/s): the thread sleeps between
+   * steps to keep to it, leaving the disk room for the host's own commits. 0: no limit.
+   */
+  bytesPerSecond?: number;
 }
 
 /** Copies the database in `source` to `dest` (which must not exist) as one consistent snapshot. */
 export async function snapshotTo(source: string, dest: string, o: SnapshotOptions = {}): Promise<{ totalPages: number }> {
   const pagesPerStep = o.pagesPerStep ?? 1_024;
-  const flushEvery = o.flushEveryPages ?? 16_384;
+  const flushEvery = o.flushEveryPages ?? 4_096;
+  const rate = o.bytesPerSecond ?? 128 * 1024 * 1024;
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  const started = performance.now();
   const db = new Database(source, { readonly: true, fileMustExist: true, ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}) });
   let fd: number | undefined;
   try {
     // A read transaction begins at the first read: from here on every step sees this snapshot.
     db.exec('BEGIN');
     db.prepare('SELECT COUNT(*) FROM sqlite_schema').get();
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
     let unflushed = 0;
+    let copied = 0;
     const result = await db.backup(dest, {
-      progress: () => {
-        unflushed += pagesPerStep;
+      progress: ({ totalPages, remainingPages }) => {
+        const done = totalPages - remainingPages;
+        unflushed += done - copied;
+        copied = done;
         if (unflushed >= flushEvery && existsSync(dest)) {
           fd ??= openSync(dest, 'r');
           fsyncSync(fd);
           unflushed = 0;
+        }
+        if (rate > 0) {
+          const ahead = (copied * pageSize * 1000) / rate - (performance.now() - started);
+          if (ahead > 1) Atomics.wait(tick, 0, 0, ahead);
         }
         return pagesPerStep;
       },
