@@ -8,7 +8,7 @@ import { seedSessions } from '../test-support/seed-store';
 import { tempDir } from '../test-support/temp-dir';
 import { silentLogger } from '../util/log';
 import { backupFileName, Backups, listBackups } from './backups';
-import { checkAtStart, recoverFromBackup, recoveryOffer } from './recovery';
+import { checkAtStart, checkAtStartInWorker, recoverFromBackup, recoveryOffer } from './recovery';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
@@ -57,10 +57,11 @@ describe('the check at start', () => {
     expect(checkAtStart(join(dir, 'none.db'))).toMatchObject({ ok: false, problem: 'missing' });
   });
 
-  it('finds a damaged database', async () => {
+  it('finds a damaged database, on the spot or in a worker thread', async () => {
     const { database } = await damagedFolder();
     damage(database);
     expect(checkAtStart(database)).toMatchObject({ ok: false, problem: 'corrupt' });
+    await expect(checkAtStartInWorker(database)).resolves.toMatchObject({ ok: false, problem: 'corrupt' });
   });
 });
 
