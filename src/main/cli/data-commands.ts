@@ -3,7 +3,7 @@
  * about a data folder, parsed here (`parse-args.ts` hands them over) and run by
  * `run-data-command.ts`.
  */
-import { defaultDataDir } from '../host/paths';
+import { defaultDataDir } from '../datadir/paths';
 
 export type DataCommand =
   | { command: 'backup'; file: string; dataDir: string }

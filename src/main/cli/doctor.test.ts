@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { backupFileName } from '../datadir/backups';
-import { DataDirLock } from '../host/data-dir-lock';
+import { DataDirLock } from '../datadir/data-dir-lock';
 import { latestVersion, migrate } from '../store/migrations';
 import { Store } from '../store/store';
 import { testCleanups } from '../test-support/cleanups';

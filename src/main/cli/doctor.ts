@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { AgentTestResultT } from '../../shared/agents';
+import type { AgentTestResultT } from '../../shared/catalogue';
 import { isAppError } from '../../shared/errors';
 import {
   checkBackups,
@@ -22,11 +22,11 @@ import {
   type LockProbe,
 } from '../datadir/doctor-checks';
 import { backupsFolder } from '../datadir/backups';
-import { findOnPath, type DetectionEnv } from '../host/agent-detection';
-import { loadAgentsFile } from '../host/agents';
-import { DataDirLock } from '../host/data-dir-lock';
-import { dataPaths } from '../host/paths';
-import { plainBox, SecretStore } from '../host/secret-box';
+import { findOnPath, type DetectionEnv } from '../catalogue/agent-detection';
+import { loadAgentsFile } from '../catalogue/agents-file';
+import { DataDirLock } from '../datadir/data-dir-lock';
+import { dataPaths } from '../datadir/paths';
+import { plainBox, SecretStore } from '../catalogue/secret-box';
 import { SessionHost } from '../host/session-host';
 import { silentLogger } from '../util/log';
 

@@ -3,8 +3,8 @@
  */
 import { isAppError } from '../../shared/errors';
 import { backupToFile, restoreFromFile } from '../datadir/restore';
-import { DataDirLock } from '../host/data-dir-lock';
-import { dataPaths } from '../host/paths';
+import { DataDirLock } from '../datadir/data-dir-lock';
+import { dataPaths } from '../datadir/paths';
 import type { DataCommand } from './data-commands';
 import { formatDoctor, runDoctor } from './doctor';
 

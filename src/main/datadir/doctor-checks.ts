@@ -11,7 +11,7 @@ import { AgentsRepo } from '../store/agents.repo';
 import { checkDatabaseFile } from '../store/db-check';
 import { latestVersion } from '../store/migrations';
 import { listBackups } from './backups';
-import { newestGoodBackup } from './recovery';
+import { newestGoodBackup } from './backup-recovery';
 
 export type CheckStatus = 'ok' | 'problem' | 'note';
 

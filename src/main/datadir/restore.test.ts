@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAppError } from '../../shared/errors';
-import { DataDirLock } from '../host/data-dir-lock';
+import { DataDirLock } from '../datadir/data-dir-lock';
 import { latestVersion, migrate } from '../store/migrations';
 import { Store } from '../store/store';
 import { seedSessions } from '../test-support/seed-store';

@@ -49,7 +49,7 @@ describe('clean up of old archived sessions', () => {
     const search = new SearchIndex(s.db);
     expect(search.search('w0x1', 10).matches.map((m) => m.sessionId)).toEqual([oldArchived]);
     const deleted: string[] = [];
-    const n = await cleanUp(s.db, T0 + 30 * DAY, { sliceRows: 7, onDeleted: (id) => deleted.push(id) });
+    const n = await cleanUp(s, T0 + 30 * DAY, { sliceRows: 7, onDeleted: (id) => deleted.push(id) });
     expect(n).toBe(1);
     expect(deleted).toEqual([oldArchived]);
     expect(s.sessions.get(oldArchived)).toBeUndefined();
@@ -66,7 +66,7 @@ describe('clean up of old archived sessions', () => {
   it('lets other work run between slices of a long transcript', async () => {
     const { s } = seeded();
     let yields = 0;
-    await cleanUp(s.db, T0 + 30 * DAY, {
+    await cleanUp(s, T0 + 30 * DAY, {
       sliceRows: 5,
       yieldNow: () => {
         yields++;
@@ -80,7 +80,7 @@ describe('clean up of old archived sessions', () => {
   it('stops deleting a session that was restored from the archive between two slices', async () => {
     const { s, oldArchived } = seeded();
     let slices = 0;
-    await cleanUp(s.db, T0 + 30 * DAY, {
+    await cleanUp(s, T0 + 30 * DAY, {
       sliceRows: 5,
       yieldNow: () => {
         if (++slices === 2) s.sessions.setArchived(oldArchived, null, T0 + 31 * DAY);

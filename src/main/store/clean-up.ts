@@ -11,6 +11,7 @@
  * session restored from the archive between two slices stops being deleted and keeps the rest.
  */
 import type { Db } from './db';
+import type { SessionsRepo } from './sessions.repo';
 
 export interface CleanUpPreview {
   /** Sessions whose last activity is at or before this time. */
@@ -22,7 +23,7 @@ export interface CleanUpPreview {
 export interface CleanUpOptions {
   /** Rows deleted per slice (default 2,000). */
   sliceRows?: number;
-  /** Called after each session is gone (the host forgets it and tells the windows). */
+  /** Called after each session is gone (the host forgets its queued events; the repository told the windows). */
   onDeleted?(sessionId: string): void;
   /** Lets other work run between slices (default: `setImmediate`). */
   yieldNow?(): Promise<void>;
@@ -46,7 +47,8 @@ function hasTable(db: Db, name: string): boolean {
 }
 
 /** Deletes the archived sessions `previewCleanUp(cutoff)` counts; resolves with how many went. */
-export async function cleanUp(db: Db, cutoff: number, o: CleanUpOptions = {}): Promise<number> {
+export async function cleanUp(store: { db: Db; sessions: SessionsRepo }, cutoff: number, o: CleanUpOptions = {}): Promise<number> {
+  const { db } = store;
   const slice = o.sliceRows ?? 2_000;
   const yieldNow = o.yieldNow ?? defaultYield;
   const ids = (db.prepare(`SELECT id FROM sessions WHERE ${ELIGIBLE} ORDER BY last_activity_at`).all(cutoff) as { id: string }[]).map((r) => r.id);
@@ -78,8 +80,9 @@ export async function cleanUp(db: Db, cutoff: number, o: CleanUpOptions = {}): P
   const finish = db.transaction((id: string): boolean => {
     if (!stmts.stillEligible.get(id, cutoff)) return false;
     for (const table of others) db.prepare(`DELETE FROM ${table} WHERE session_id = ?`).run(id);
-    // The delete trigger of migration 0007 takes whatever search rows remain.
-    return db.prepare(`DELETE FROM sessions WHERE id = ?`).run(id).changes === 1;
+    // Through the repository, which announces it (every window drops the session); the delete
+    // trigger of migration 0007 takes whatever search rows remain.
+    return store.sessions.remove(id);
   });
   let deleted = 0;
   for (const id of ids) {

@@ -8,7 +8,7 @@ import { seedSessions } from '../test-support/seed-store';
 import { tempDir } from '../test-support/temp-dir';
 import { silentLogger } from '../util/log';
 import { backupFileName, Backups, listBackups } from './backups';
-import { checkAtStart, checkAtStartInWorker, recoverFromBackup, recoveryOffer } from './recovery';
+import { checkAtStart, checkAtStartInWorker, recoverFromBackup, recoveryOffer } from './backup-recovery';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
