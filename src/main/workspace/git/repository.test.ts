@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gitSandbox, type GitSandbox } from '../../test-support/git-repos';
 import { Git } from './git';
-import { GitError } from './git-error';
+import type { GitError } from './git-error';
 import { probeFolder, repositoryFacts, requireState } from './repository';
 
 let sb: GitSandbox;
