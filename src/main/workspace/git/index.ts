@@ -12,6 +12,7 @@ export {
   checkpointAndRemoveWorktree,
   createWorktree,
   defaultWorktreePath,
+  forgetWorktree,
   listWorktrees,
   pruneWorktrees,
   recreateWorktree,
@@ -20,6 +21,7 @@ export {
   type CreatedWorktree,
   type WorktreeInfo,
 } from './worktrees';
+export { claimWorktree, discardPreparedWorktree, prepareWorktree, sweepPreparedWorktrees, type ClaimOptions, type PreparedWorktree } from './prepared-worktrees';
 export { worktreeStatus, type WorktreeBase, type WorktreeStatus } from './status';
 export { fileDiff, listChanges, type ChangeStatus, type ChangedFile, type ChangesList, type ChangesOptions, type FileDiff, type FileDiffOptions } from './changes';
 export { CHECKPOINT_REFS, createCheckpoint, deleteCheckpoints, listCheckpoints, type Checkpoint, type CheckpointTarget } from './checkpoints';

@@ -101,13 +101,21 @@ export async function createWorktree(git: Git, o: CreateWorktreeOptions): Promis
 
 /** Takes back a half-made worktree: its registration and folder, and the branch if it is still the new one. */
 async function undoCreate(git: Git, repo: string, path: string, branch: string, baseCommit: string, madeParent: boolean): Promise<void> {
-  const registered = (await listWorktrees(git, repo)).some((w) => w.path === path);
-  if (registered) await git.run(['worktree', 'remove', '--force', '--force', '--', path], { cwd: repo, okExitCodes: [128] });
-  await rm(path, { recursive: true, force: true });
+  await forgetWorktree(git, repo, path);
   if (madeParent) await removeIfEmpty(dirname(path));
-  await git.run(['worktree', 'prune'], { cwd: repo });
   const tip = await git.run(['rev-parse', '-q', '--verify', `refs/heads/${branch}`], { cwd: repo, okExitCodes: [1] });
   if (tip.exitCode === 0 && tip.stdout.trim() === baseCommit) await git.run(['branch', '-D', '--', branch], { cwd: repo });
+}
+
+/**
+ * Removes a worktree this module made, whatever state it is in: `worktree remove --force
+ * --force`, its folder, and (only if git still lists it) a prune.
+ */
+export async function forgetWorktree(git: Git, repo: string, path: string): Promise<void> {
+  const listed = async (): Promise<boolean> => (await listWorktrees(git, repo)).some((w) => w.path === path);
+  if (await listed()) await git.run(['worktree', 'remove', '--force', '--force', '--', path], { cwd: repo, okExitCodes: [128] });
+  await rm(path, { recursive: true, force: true });
+  if (await listed()) await git.run(['worktree', 'prune'], { cwd: repo });
 }
 
 export interface WorktreeInfo {
@@ -204,9 +212,7 @@ export async function recreateWorktree(git: Git, o: { repoDir: string; branch: s
   try {
     await git.run(['worktree', 'add', '--', path, o.branch], { cwd: o.repoDir, timeoutMs: HOOKED_TIMEOUT_MS });
   } catch (err) {
-    const registered = (await listWorktrees(git, o.repoDir)).some((w) => w.path === path);
-    if (registered) await git.run(['worktree', 'remove', '--force', '--force', '--', path], { cwd: o.repoDir, okExitCodes: [128] });
-    await rm(path, { recursive: true, force: true });
+    await forgetWorktree(git, o.repoDir, path);
     if (madeParent) await removeIfEmpty(dirname(path));
     throw err;
   }
