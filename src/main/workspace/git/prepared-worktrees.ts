@@ -6,7 +6,7 @@ import { checkBranchName } from './branches';
 import type { Git } from './git';
 import { GitError } from './git-error';
 import { repositoryFacts, requireState, uncommittedChanges } from './repository';
-import { canonicalPath, createWorktree, defaultWorktreePath, forgetWorktree, listWorktrees, type CreatedWorktree } from './worktrees';
+import { canonicalPath, createWorktree, defaultWorktreePath, forgetWorktree, listWorktrees, primeIndex, type CreatedWorktree } from './worktrees';
 
 /**
  * Checking out a big tree is most of a new worktree's cost (each file is created; on a slow disk
@@ -35,6 +35,7 @@ export async function prepareWorktree(git: Git, o: { repoDir: string; root: stri
   const path = join(canonicalPath(folder), `${PREPARED}${randomBytes(4).toString('hex')}`);
   try {
     await git.run(['worktree', 'add', '--detach', '--', path, facts.head!], { cwd: facts.topLevel, timeoutMs: HOOKED_TIMEOUT_MS });
+    await primeIndex(git, path);
   } catch (err) {
     await forgetWorktree(git, facts.topLevel, path);
     throw err;
@@ -71,7 +72,10 @@ export async function claimWorktree(git: Git, o: ClaimOptions): Promise<CreatedW
   const baseCommit = facts.head!;
   const from = o.prepared.path;
   try {
-    if (o.prepared.commit !== baseCommit) await git.run(['checkout', '-q', '--detach', baseCommit], { cwd: from, timeoutMs: HOOKED_TIMEOUT_MS });
+    if (o.prepared.commit !== baseCommit) {
+      await git.run(['checkout', '-q', '--detach', baseCommit], { cwd: from, timeoutMs: HOOKED_TIMEOUT_MS });
+      await primeIndex(git, from);
+    }
     await git.run(['checkout', '-q', '-b', o.branch], { cwd: from, timeoutMs: HOOKED_TIMEOUT_MS });
     await mkdir(dirname(wanted), { recursive: true });
     const path = canonicalPath(wanted);

@@ -37,6 +37,16 @@ export function canonicalPath(p: string): string {
   }
 }
 
+/**
+ * `git worktree add` writes the new index without its tree cache, so every later `write-tree`
+ * (each checkpoint) would hash the trees of all folders and look up every file's object: 60–100 ms
+ * on 10,000 files instead of 15. One `write-tree` in the new worktree, whose index nobody else
+ * uses yet, stores the cache (and, being written after the checkout, leaves no racily-clean entries).
+ */
+export async function primeIndex(git: Git, worktree: string): Promise<void> {
+  await git.run(['write-tree'], { cwd: worktree });
+}
+
 /** Removes a folder this module made, if it is still empty (other worktrees may live in it). */
 async function removeIfEmpty(dir: string): Promise<void> {
   try {
@@ -90,6 +100,7 @@ export async function createWorktree(git: Git, o: CreateWorktreeOptions): Promis
   const path = canonicalPath(wanted);
   try {
     await git.run(['worktree', 'add', '-b', o.branch, '--', path, baseCommit], { cwd: facts.topLevel, timeoutMs: HOOKED_TIMEOUT_MS });
+    await primeIndex(git, path);
   } catch (err) {
     await undoCreate(git, facts.topLevel, path, o.branch, baseCommit, madeParent).catch((undoErr: unknown) => {
       throw new GitError(err instanceof GitError ? err.code : 'failed', `${(err as Error).message} Cleaning up after it also failed: ${(undoErr as Error).message}`, err instanceof GitError ? { stderr: err.stderr, args: err.args } : {});
@@ -211,6 +222,7 @@ export async function recreateWorktree(git: Git, o: { repoDir: string; branch: s
   const path = canonicalPath(wanted);
   try {
     await git.run(['worktree', 'add', '--', path, o.branch], { cwd: o.repoDir, timeoutMs: HOOKED_TIMEOUT_MS });
+    await primeIndex(git, path);
   } catch (err) {
     await forgetWorktree(git, o.repoDir, path);
     if (madeParent) await removeIfEmpty(dirname(path));
