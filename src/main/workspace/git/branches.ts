@@ -1,5 +1,6 @@
 import type { Git } from './git';
 import { GitError } from './git-error';
+import { rev } from './repository';
 
 export type BranchCheck =
   | { ok: true; name: string }
@@ -97,7 +98,7 @@ export async function branchExists(git: Git, repoDir: string, name: string): Pro
 
 /** How many commits `branch` has that `base` (a branch name or a commit) does not: work a delete would lose. */
 export async function commitsNotIn(git: Git, repoDir: string, branch: string, base: string): Promise<number> {
-  const baseRev = (await branchExists(git, repoDir, base)) ? `refs/heads/${base}` : base;
+  const baseRev = (await branchExists(git, repoDir, base)) ? `refs/heads/${base}` : rev(base, 'base');
   const r = await git.run(['rev-list', '--count', `${baseRev}..refs/heads/${branch}`, '--'], { cwd: repoDir });
   return Number(r.stdout.trim());
 }

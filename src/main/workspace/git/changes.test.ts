@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AWKWARD_NAMES, gitSandbox, snapshotCheckout, type GitSandbox } from '../../test-support/git-repos';
@@ -83,6 +83,13 @@ describe('listChanges', () => {
     await listChanges(git, { dir: wt, base });
     await fileDiff(git, { dir: wt, base, file: { path: 'new.txt', untracked: true } });
     expect(snapshotCheckout(sb, wt)).toEqual(before);
+  });
+
+  it('refuses a base that git would read as an option', async () => {
+    const out = join(sb.root, 'written-by-git.txt');
+    await expect(listChanges(git, { dir: wt, base: `--output=${out}` })).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(fileDiff(git, { dir: wt, base: `--output=${out}`, file: { path: 'a.txt', untracked: false } })).rejects.toMatchObject({ code: 'invalid_argument' });
+    expect(existsSync(out)).toBe(false);
   });
 
   it('is empty for an untouched worktree', async () => {

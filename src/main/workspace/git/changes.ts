@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Git } from './git';
 import { parseRawNumstat, splitNul, type DiffEntry } from './parse';
+import { rev } from './repository';
 
 export type ChangeStatus = 'added' | 'modified' | 'deleted' | 'renamed' | 'untracked';
 
@@ -59,7 +60,7 @@ export async function listChanges(git: Git, o: ChangesOptions): Promise<ChangesL
   const maxFiles = o.maxFiles ?? 2000;
   const [top, tracked, others] = await Promise.all([
     git.run(['rev-parse', '--show-toplevel'], { cwd: o.dir }).then((r) => r.stdout.replace(/\n$/, '')),
-    git.run(['diff', o.base, '--raw', '--numstat', '-z', '-M', ...DIFF_FLAGS, '--'], { cwd: o.dir }).then((r) => parseRawNumstat(r.stdout)),
+    git.run(['diff', rev(o.base, 'base commit'), '--raw', '--numstat', '-z', '-M', ...DIFF_FLAGS, '--'], { cwd: o.dir }).then((r) => parseRawNumstat(r.stdout)),
     git.run(['ls-files', '--others', '--exclude-standard', '-z', '--full-name'], { cwd: o.dir }).then((r) => splitNul(r.stdout)),
   ]);
   // A nested repository is listed as its folder (`sub/`): it is one untracked entry, not diffed.
@@ -137,7 +138,7 @@ export interface FileDiffOptions {
 export async function fileDiff(git: Git, o: FileDiffOptions): Promise<FileDiff> {
   const maxBytes = o.maxBytes ?? 1024 * 1024;
   const paths = o.file.from !== undefined ? [o.file.from, o.file.path] : [o.file.path];
-  const args = ['diff', o.base, '-M', `-U${o.context ?? 3}`, '--src-prefix=a/', '--dst-prefix=b/', ...DIFF_FLAGS, '--', ...paths];
+  const args = ['diff', rev(o.base, 'base commit'), '-M', `-U${o.context ?? 3}`, '--src-prefix=a/', '--dst-prefix=b/', ...DIFF_FLAGS, '--', ...paths];
   const run = async (cwd: string, env: Record<string, string>): Promise<FileDiff> => {
     const r = await git.run(args, { cwd, env: { ...env, GIT_LITERAL_PATHSPECS: '1' }, maxBytes, overflow: 'truncate' });
     const binary = /^Binary files .* differ$/m.test(r.stdout);

@@ -137,3 +137,12 @@ export function namePaths(paths: readonly string[], max = 5): string {
   const shown = paths.slice(0, max).map((p) => JSON.stringify(p)).join(', ');
   return paths.length > max ? `${shown} and ${paths.length - max} more` : shown;
 }
+
+/**
+ * A revision (commit id, ref name) about to go on git's command line: one starting with `-`
+ * would be read as an option (`--output=…` writes a file), so it is refused before git runs.
+ */
+export function rev(value: string, what = 'revision'): string {
+  if (value === '' || value.startsWith('-') || /[\s\0]/.test(value)) throw new GitError('invalid_argument', `Not a valid ${what}: ${JSON.stringify(value)}.`);
+  return value;
+}

@@ -4,7 +4,7 @@ import { createCheckpoint, type Checkpoint, type CheckpointTarget } from './chec
 import type { Git } from './git';
 import { GitError } from './git-error';
 import { parseRawNumstat } from './parse';
-import { namePaths, repositoryFacts, requireState } from './repository';
+import { namePaths, repositoryFacts, requireState, rev } from './repository';
 
 const GITLINK = '160000';
 const ZERO = '0'.repeat(40);
@@ -44,7 +44,7 @@ async function changeFilesTo(git: Git, o: CheckpointTarget, target: string, path
   const facts = await repositoryFacts(git, o.dir);
   requireState(facts, what);
   const top = facts.topLevel;
-  const resolved = await git.run(['rev-parse', '-q', '--verify', `${target}^{tree}`], { cwd: top, okExitCodes: [1] });
+  const resolved = await git.run(['rev-parse', '-q', '--verify', `${rev(target)}^{tree}`], { cwd: top, okExitCodes: [1] });
   if (resolved.exitCode !== 0) throw new GitError('not_found', `Cannot ${what}: there is no commit ${target} in this repository.`);
   const to = resolved.stdout.trim();
   // The checkpoint also leaves the scratch index holding the current files: it is updated below.

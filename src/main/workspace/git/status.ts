@@ -1,6 +1,7 @@
 import type { Git } from './git';
 import { GitError } from './git-error';
 import { parseStatusV2 } from './parse';
+import { rev } from './repository';
 
 export interface WorktreeBase {
   /** The branch the worktree was made from (merges go into it). */
@@ -44,7 +45,7 @@ export async function worktreeStatus(git: Git, dir: string, base: WorktreeBase):
 async function aheadBehind(git: Git, dir: string, base: WorktreeBase): Promise<{ ahead: number; behind: number } | GitError> {
   const branchRef = `refs/heads/${base.branch}`;
   const exists = await git.run(['rev-parse', '-q', '--verify', `${branchRef}^{commit}`], { cwd: dir, okExitCodes: [1] });
-  const from = exists.exitCode === 0 ? branchRef : base.commit;
+  const from = exists.exitCode === 0 ? branchRef : rev(base.commit, 'base commit');
   try {
     const r = await git.run(['rev-list', '--left-right', '--count', `${from}...HEAD`, '--'], { cwd: dir });
     const [behind = 0, ahead = 0] = r.stdout.trim().split(/\s+/).map(Number);
