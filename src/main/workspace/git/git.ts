@@ -5,11 +5,14 @@ import { silentLogger, type Logger } from '../../util/log';
 import { GitError } from './git-error';
 
 /**
- * The oldest git this layer runs: `git worktree list --porcelain -z` arrived in 2.36.0 (the
- * newest feature used; `rev-parse --path-format=absolute` is 2.31, `--pathspec-from-file` 2.26,
- * `status --porcelain=v2` 2.11). Debian 12 ships 2.39, Ubuntu 22.04 2.34 (too old: see ADR).
+ * The oldest git this layer runs: `rev-parse --path-format=absolute` arrived in 2.31.0 (the
+ * newest feature needed; `--pathspec-from-file` is 2.26, `merge --no-autostash` 2.27,
+ * `diff --no-relative` 2.28). Ubuntu 22.04 ships 2.34, Debian 12 2.39, RHEL 8 2.31.
  */
-export const MIN_GIT_VERSION: GitVersion = { major: 2, minor: 36, patch: 0 };
+export const MIN_GIT_VERSION: GitVersion = { major: 2, minor: 31, patch: 0 };
+
+/** `git worktree list --porcelain -z` (paths with line breaks intact) arrived in 2.36.0. */
+export const WORKTREE_LIST_Z: GitVersion = { major: 2, minor: 36, patch: 0 };
 
 export interface GitVersion {
   major: number;

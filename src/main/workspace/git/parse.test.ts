@@ -96,4 +96,15 @@ describe('parseWorktreeList', () => {
     expect(at(detached)).toMatchObject({ branch: undefined, detached: true, locked: 'on a stick' });
     expect(at(gone).prunable).toMatch(/non-existent/);
   });
+
+  it('reads the line-based output of gits before 2.36', () => {
+    const repo = sb.repo('r', { 'a.txt': 'a\n' });
+    const linked = join(sb.root, 'wt ü');
+    sb.sh(repo, 'worktree', 'add', '-q', '-b', 'x', linked);
+    const list = parseWorktreeList(sb.sh(repo, 'worktree', 'list', '--porcelain'), '\n');
+    expect(list.map((w) => [w.path, w.branch])).toEqual([
+      [repo, 'refs/heads/main'],
+      [linked, 'refs/heads/x'],
+    ]);
+  });
 });

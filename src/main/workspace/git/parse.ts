@@ -166,11 +166,15 @@ export interface WorktreeRecord {
   prunable: string | undefined;
 }
 
-export function parseWorktreeList(text: string): WorktreeRecord[] {
+/**
+ * `-z` output (`nul`, git 2.36+), or the line-based output of older gits (`\n`), where a folder
+ * name holding a line break cannot be told apart.
+ */
+export function parseWorktreeList(text: string, separator: '\0' | '\n' = '\0'): WorktreeRecord[] {
   const out: WorktreeRecord[] = [];
   let current: WorktreeRecord | undefined;
-  // Records are separated by an empty field (two NULs in a row).
-  for (const field of text.split('\0')) {
+  // Records are separated by an empty field (two separators in a row).
+  for (const field of text.split(separator)) {
     if (field === '') {
       if (current) out.push(current);
       current = undefined;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -108,6 +109,25 @@ describe('createWorktree', () => {
     expect(err.message).toContain('setup exploded');
     expectNothingMade(before);
     expect(existsSync(join(root()))).toBe(false);
+  });
+});
+
+describe('an older git (2.31–2.35)', () => {
+  it('lists worktrees from the line-based output', async () => {
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8', env: sb.env }).trim();
+    const bin = join(sb.root, 'old-git');
+    mkdirSync(bin);
+    const log = join(sb.root, 'old-git.log');
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nif [ "$3" = version ]; then echo "git version 2.35.1"; exit 0; fi\nexec '${realGit}' "$@"\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const old = new Git({ env: { ...sb.env, PATH: `${bin}:${sb.env.PATH ?? ''}` } });
+    const wt = await createWorktree(old, { repoDir: repo, branch: 'x', path: join(root(), 'x') });
+    expect((await listWorktrees(old, repo)).map((w) => [w.path, w.branch])).toEqual([
+      [repo, 'main'],
+      [wt.path, 'x'],
+    ]);
+    expect(readFileSync(log, 'utf8')).toContain('worktree list --porcelain\n');
+    expect(readFileSync(log, 'utf8')).not.toContain('worktree list --porcelain -z');
   });
 });
 

@@ -4,7 +4,7 @@ import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { branchExists, checkBranchName, slugify } from './branches';
 import { createCheckpoint, type Checkpoint, type CheckpointTarget } from './checkpoints';
-import type { Git } from './git';
+import { compareVersions, WORKTREE_LIST_Z, type Git } from './git';
 import { GitError } from './git-error';
 import { parseWorktreeList, type WorktreeRecord } from './parse';
 import { namePaths, repositoryFacts, requireState, uncommittedChanges } from './repository';
@@ -141,10 +141,11 @@ export interface WorktreeInfo {
   locked: boolean;
 }
 
-/** `git worktree list --porcelain -z`, main checkout first. */
+/** `git worktree list --porcelain -z` (line-based before git 2.36), main checkout first. */
 export async function listWorktrees(git: Git, repoDir: string): Promise<WorktreeInfo[]> {
-  const r = await git.run(['worktree', 'list', '--porcelain', '-z'], { cwd: repoDir });
-  return parseWorktreeList(r.stdout).map((w: WorktreeRecord, i) => ({
+  const nul = compareVersions(await git.version(), WORKTREE_LIST_Z) >= 0;
+  const r = await git.run(['worktree', 'list', '--porcelain', ...(nul ? ['-z'] : [])], { cwd: repoDir });
+  return parseWorktreeList(r.stdout, nul ? '\0' : '\n').map((w: WorktreeRecord, i) => ({
     path: w.path,
     branch: w.branch?.startsWith('refs/heads/') ? w.branch.slice('refs/heads/'.length) : undefined,
     head: w.head,
