@@ -92,9 +92,9 @@ export class Git {
   }
 
   /** The git on the PATH, checked once: missing or older than MIN_GIT_VERSION is a GitError. */
-  version(): Promise<GitVersion> {
+  version(cwd: string = process.cwd()): Promise<GitVersion> {
     if (!this.checked) {
-      const checking = this.exec(['version'], { cwd: process.cwd() }).then((r) => {
+      const checking = this.exec(['version'], { cwd }).then((r) => {
         const version = parseGitVersion(r.stdout);
         if (!version) throw new GitError('failed', `Could not read git's version from "${r.stdout.trim()}".`, { args: ['version'] });
         if (compareVersions(version, MIN_GIT_VERSION) < 0) {
@@ -113,7 +113,7 @@ export class Git {
 
   /** Runs `git <args>` in `cwd`. Exit codes other than 0 (and `okExitCodes`) are a GitError carrying git's stderr. */
   async run(args: readonly string[], options: GitRunOptions): Promise<GitResult> {
-    await this.version();
+    await this.version(options.cwd);
     return this.exec(args, options);
   }
 

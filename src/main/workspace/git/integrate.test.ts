@@ -189,7 +189,8 @@ describe('rebaseOnBase', () => {
     commitIn(repo, { 'main.txt': 'm\n' }, 'main moved on');
     const r = await rebaseOnBase(git, { dir: wt, baseBranch: 'main' });
     expect(r.moved).toBe(true);
-    expect(sb.sh(wt, 'rev-parse', 'HEAD~1').trim()).toBe(sb.sh(repo, 'rev-parse', 'HEAD').trim());
+    expect(r.baseCommit).toBe(sb.sh(repo, 'rev-parse', 'HEAD').trim());
+    expect(sb.sh(wt, 'rev-parse', 'HEAD~1').trim()).toBe(r.baseCommit);
     expect(readTree(wt)).toMatchObject({ 'feature.txt': 'f\n', 'main.txt': 'm\n' });
     expect((await rebaseOnBase(git, { dir: wt, baseBranch: 'main' })).moved).toBe(false);
   });

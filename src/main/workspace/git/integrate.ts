@@ -139,7 +139,7 @@ export async function mergeBranch(git: Git, o: MergeOptions): Promise<{ commit: 
  * changes (untracked files included); a conflict aborts the rebase (`rebase --abort`) and is
  * reported as `conflict` naming the files, the worktree as it was.
  */
-export async function rebaseOnBase(git: Git, o: { dir: string; baseBranch: string }): Promise<{ head: string; moved: boolean }> {
+export async function rebaseOnBase(git: Git, o: { dir: string; baseBranch: string }): Promise<{ head: string; moved: boolean; baseCommit: string }> {
   const facts = await repositoryFacts(git, o.dir);
   const what = `rebase on ${o.baseBranch}`;
   requireState(facts, what, { branch: true, commit: true });
@@ -149,8 +149,10 @@ export async function rebaseOnBase(git: Git, o: { dir: string; baseBranch: strin
   }
   if (!(await branchExists(git, facts.topLevel, o.baseBranch))) throw new GitError('not_found', `There is no branch named "${o.baseBranch}".`);
   const top = facts.topLevel;
+  // The tip the branch now starts from: the session's new base commit for its Changes list.
+  const baseCommit = (await git.run(['rev-parse', '--verify', `refs/heads/${o.baseBranch}^{commit}`], { cwd: top })).stdout.trim();
   try {
-    await git.run([...PLAIN, 'rebase', '--no-autostash', '--no-autosquash', `refs/heads/${o.baseBranch}`], { cwd: top, timeoutMs: HOOKED_TIMEOUT_MS });
+    await git.run([...PLAIN, 'rebase', '--no-autostash', '--no-autosquash', baseCommit], { cwd: top, timeoutMs: HOOKED_TIMEOUT_MS });
   } catch (err) {
     const files = await conflictedFiles(git, top);
     const after = await repositoryFacts(git, top);
@@ -161,5 +163,5 @@ export async function rebaseOnBase(git: Git, o: { dir: string; baseBranch: strin
     throw err;
   }
   const head = (await git.run(['rev-parse', 'HEAD'], { cwd: top })).stdout.trim();
-  return { head, moved: head !== facts.head };
+  return { head, moved: head !== facts.head, baseCommit };
 }
