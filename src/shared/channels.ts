@@ -43,6 +43,22 @@ export const commandNameList = [
   'terminals:read',
   'sessions:configure',
   'search:query',
+  'workspace:probe',
+  'branches:check',
+  'workspace:status',
+  'changes:list',
+  'changes:diff',
+  'changes:revert',
+  'changes:discard',
+  'changes:commit',
+  'workspace:merge',
+  'workspace:rebase',
+  'checkpoints:restore',
+  'workspace:recreate',
+  'setup:read',
+  'workspace:compare',
+  'repositories:list',
+  'repositories:save',
 ] as const;
 
 export const eventNameList = [
@@ -60,6 +76,9 @@ export const eventNameList = [
   'session:controls',
   'search:progress',
   'settings:changed',
+  'workspace:status',
+  'workspace:changed',
+  'setup:output',
 ] as const;
 
 export const channelPrefix = 'sb:';
