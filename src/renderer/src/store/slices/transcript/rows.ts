@@ -374,6 +374,16 @@ export class RowGrouper {
       case 'notice':
         this.push({ type: 'notice', key: `notice-${e.seq}`, text: e.payload.text });
         break;
+      // Issue 19, until the workspace UI shows them its own way: restores and setup runs as notices.
+      case 'files_restored':
+        this.push({ type: 'notice', key: `notice-${e.seq}`, text: e.payload.text });
+        break;
+      case 'setup_command': {
+        const p = e.payload;
+        const how = p.failed ? `failed${p.exit.exitCode !== null && p.exit.exitCode !== undefined ? ` (exit ${p.exit.exitCode})` : ''}` : 'finished';
+        this.push({ type: 'notice', key: `notice-${e.seq}`, text: `Setup command ${p.command} ${how}.${p.message ? ` ${p.message}` : ''}` });
+        break;
+      }
       case 'unreadable':
         this.push({ type: 'unreadable', key: `unreadable-${e.seq}`, storedKind: e.payload.storedKind });
         break;
@@ -381,6 +391,8 @@ export class RowGrouper {
       case 'available_commands':
       case 'agent_update':
       case 'auth_required':
+      // A turn's checkpoint is what its end line's Restore uses; it is no row of its own.
+      case 'checkpoint':
         break;
     }
   }
