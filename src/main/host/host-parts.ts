@@ -6,6 +6,7 @@ import type { LiveSettings } from '../datadir/live-settings';
 import type { PermissionGate } from '../permissions/permission-gate';
 import type { SessionService } from '../sessions/session-service';
 import type { FolderPicker } from '../workspace/folders';
+import type { WorkspaceService } from '../workspace/workspace-service';
 import type { AgentLogFollowers } from './agent-log-followers';
 
 /** What the command handlers reach of the host: each handler is one call to one of these. */
@@ -13,6 +14,7 @@ export interface HostParts {
   /** `host:info` for the window `clientId`. */
   info(clientId: string): HostInfoT;
   service: SessionService;
+  workspace: WorkspaceService;
   gate: PermissionGate;
   settings: LiveSettings;
   catalogue: AgentCatalogue;
