@@ -60,7 +60,11 @@ export async function cancelRequest(ctx: TurnContext, arg: string): Promise<void
   try {
     const outcome = await Promise.race([settled, noAnswer]);
     if (outcome === 'no answer') await say(ctx, `Withdrew the ${asked} request; the client never answered it.`);
-    else if ('answer' in outcome) await say(ctx, `The client answered before the ${asked} request was withdrawn: ${JSON.stringify(outcome.answer)}`);
+    else if ('answer' in outcome) {
+      // A permission request answers a cancel with its `cancelled` outcome, not an error.
+      const answered = JSON.stringify(outcome.answer);
+      await say(ctx, withdraw.signal.aborted ? `Withdrew the ${asked} request with $/cancel_request; the client answered ${answered}` : `The client answered before the ${asked} request was withdrawn: ${answered}`);
+    }
     else {
       const how = outcome.error instanceof acp.RequestError ? `error ${outcome.error.code} (${outcome.error.message})` : String(outcome.error);
       await say(ctx, withdraw.signal.aborted ? `Withdrew the ${asked} request with $/cancel_request; the client answered ${how}.` : `The ${asked} request failed: ${how}`);

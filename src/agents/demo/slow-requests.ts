@@ -7,7 +7,8 @@
  * a network. A client that stops waiting should send `$/cancel_request`; the wait then ends at
  * once and the request answers -32800.
  *
- * Every request the client cancels with `$/cancel_request`, slow or not, is reported on stderr
+ * A slow request says so on stderr as it begins to wait (`demo-agent: answering METHOD in MS
+ * ms`), so a test knows the request arrived. Every request the client cancels with `$/cancel_request`, slow or not, is reported on stderr
  * (`demo-agent: cancelled METHOD ($/cancel_request)`) whatever the log level, so the Agent log
  * and tests see that the cancel arrived. A closed connection aborts the same signals with
  * another reason and is not reported.
@@ -17,6 +18,8 @@ import { delay } from './abortable';
 
 export const SLOW_ENV = 'SWITCHBOARD_DEMO_SLOW';
 export const SLOW_METHODS = ['initialize', 'authenticate', 'session/new', 'session/load', 'session/resume', 'session/fork', 'session/list'] as const;
+/** The line written as a slow request begins to wait. */
+export const slowLine = (method: string, ms: number): string => `demo-agent: answering ${method} in ${ms} ms`;
 /** The line written for each cancelled request. */
 export const cancelledLine = (method: string): string => `demo-agent: cancelled ${method} ($/cancel_request)`;
 
@@ -55,6 +58,9 @@ export function reportCancel(method: string, signal: AbortSignal, write: (line: 
 export async function answerSlowly(slow: ReadonlyMap<string, number>, method: string, signal: AbortSignal, write: (line: string) => void): Promise<void> {
   reportCancel(method, signal, write);
   const ms = slow.get(method);
-  if (ms) await delay(ms, signal);
+  if (ms) {
+    write(slowLine(method, ms));
+    await delay(ms, signal);
+  }
   if (signal.aborted) throw acp.RequestError.requestCancelled({ method });
 }

@@ -39,6 +39,8 @@ export class LiveSession implements SessionSink {
   /** When the agent last sent an update or request for this session (host time); see `noteActivity`. */
   lastAgentActivityAt: number | undefined;
   private detached = false;
+  /** Aborted on detach: requests made for this session that are still waiting are cancelled. */
+  private readonly stopped = new AbortController();
   private running: Turn | undefined;
   private readonly toolCalls = new Map<string, acp.ToolCallUpdate>();
 
@@ -58,6 +60,11 @@ export class LiveSession implements SessionSink {
 
   get isDetached(): boolean {
     return this.detached;
+  }
+
+  /** Aborts when the session is detached (closing, stale, crashed): nothing waits for its agent any more. */
+  get signal(): AbortSignal {
+    return this.stopped.signal;
   }
 
   /** The turn in flight, if any. */
@@ -107,6 +114,7 @@ export class LiveSession implements SessionSink {
   detach(): void {
     this.detached = true;
     if (this.broker && this.acpSessionId) this.broker.closeSession(this.acpSessionId, this);
+    this.stopped.abort();
   }
 
   onUpdate(notification: acp.SessionNotification): void {

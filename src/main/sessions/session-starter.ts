@@ -47,17 +47,20 @@ export async function startAgentSession(
   // Only agents that say they take them get the additional folders (they confine files to them too).
   const roots = caps.sessionCapabilities?.additionalDirectories && dirs.length ? { additionalDirectories: dirs } : {};
 
+  // A session closed while these run: each request still waiting is cancelled on the wire.
+  const limit = { timeoutMs: o.requestTimeoutMs, signal: live.signal };
   /** The agent's answer (its modes and options become the session's controls), or undefined when it failed. */
   const load = async (id: string, keepReplay: boolean): Promise<{ answer: unknown } | undefined> => {
     live.replaying = !keepReplay;
     live.keepingReplay = keepReplay;
     live.bind(broker, id);
     try {
-      const answer = await broker.request(acp.methods.agent.session.load, { sessionId: id, cwd: row.cwd, mcpServers: [], ...roots }, o.requestTimeoutMs);
+      const answer = await broker.request(acp.methods.agent.session.load, { sessionId: id, cwd: row.cwd, mcpServers: [], ...roots }, limit);
       return { answer };
     } catch (err) {
       live.unbind();
       if (!broker.isAlive) throw broker.exitError();
+      if (live.isDetached) throw closedWhileStarting();
       o.log.info(keepReplay ? 'session/load of a listed session failed' : 'session/load failed; starting a new agent session', { session: row.id, error: String(err) });
       return undefined;
     } finally {
@@ -72,11 +75,12 @@ export async function startAgentSession(
   if (known && caps.sessionCapabilities?.resume) {
     live.bind(broker, known);
     try {
-      const answer = await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers: [], ...roots }, o.requestTimeoutMs);
+      const answer = await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers: [], ...roots }, limit);
       return { broker, acpSessionId: known, mode: 'resumed', answer };
     } catch (err) {
       live.unbind();
       if (!broker.isAlive) throw broker.exitError();
+      if (live.isDetached) throw closedWhileStarting();
       o.log.info('session/resume failed; trying load', { session: row.id, error: String(err) });
     }
   }
@@ -84,14 +88,19 @@ export async function startAgentSession(
   const loaded = known && !o.opening && caps.loadSession ? await load(known, false) : undefined;
   if (known && loaded) return { broker, acpSessionId: known, mode: 'loaded', answer: loaded.answer };
 
-  // No timeout on the request itself: an answer that comes after we gave up still names a
-  // session the agent holds, and only that answer lets us tell the agent to drop it.
-  const request = broker.request(acp.methods.agent.session.new, { cwd: row.cwd, mcpServers: [], ...roots });
+  // Given up on (a deadline, or the session closed meanwhile) the request is cancelled on the
+  // wire but still awaited: an answer that comes anyway names a session the agent holds, and
+  // only that answer lets us tell the agent to drop it.
+  const stopNew = new AbortController();
+  const onClosed = (): void => stopNew.abort();
+  live.signal.addEventListener('abort', onClosed, { once: true });
+  const request = broker.request(acp.methods.agent.session.new, { cwd: row.cwd, mcpServers: [], ...roots }, { signal: stopNew.signal, keepWaitingOnCancel: true });
   let res: acp.NewSessionResponse;
   try {
-    res = await withDeadline(request, o.clock, o.requestTimeoutMs, () =>
-      new AppError('agent_error', `${agent.name} did not answer session/new within ${o.requestTimeoutMs} ms`),
-    );
+    res = await withDeadline(request, o.clock, o.requestTimeoutMs, () => {
+      stopNew.abort();
+      return new AppError('agent_error', `${agent.name} did not answer session/new within ${o.requestTimeoutMs} ms`);
+    });
   } catch (err) {
     request.then(
       (late) => dropAgentSession(broker, late.sessionId, o.log),
@@ -99,12 +108,15 @@ export async function startAgentSession(
       () => {},
     );
     if (!broker.isAlive) throw broker.exitError();
+    if (live.isDetached) throw closedWhileStarting();
     throw describeAgentError(agent, 'session/new', err);
+  } finally {
+    live.signal.removeEventListener('abort', onClosed);
   }
   if (live.isDetached) {
     // Closed while starting: tell the agent to drop it where it can.
     dropAgentSession(broker, res.sessionId, o.log);
-    throw new AppError('invalid_state', 'The session was closed while it started');
+    throw closedWhileStarting();
   }
   live.bind(broker, res.sessionId);
   // Seeded only when an agent took part in this conversation before (it lost the session):
@@ -114,6 +126,10 @@ export async function startAgentSession(
   // The whole answer: its `modes`, `configOptions` and the unstable `models` (which the SDK
   // does not name) become the session's controls.
   return { broker, acpSessionId: res.sessionId, mode: seeded ? 'recreated' : 'new', answer: res };
+}
+
+function closedWhileStarting(): AppError {
+  return new AppError('invalid_state', 'The session was closed while it started');
 }
 
 /** An agent session nobody will use (timed out, or closed while starting): drop what is held, ask the agent to close it. */
