@@ -43,6 +43,7 @@ export const commandNameList = [
   'terminals:read',
   'sessions:configure',
   'search:query',
+  'questions:answer',
 ] as const;
 
 export const eventNameList = [
@@ -60,6 +61,8 @@ export const eventNameList = [
   'session:controls',
   'search:progress',
   'settings:changed',
+  'question:asked',
+  'question:resolved',
 ] as const;
 
 export const channelPrefix = 'sb:';

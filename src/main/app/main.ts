@@ -12,6 +12,7 @@ import { SessionHost } from '../host/session-host';
 import { ElectronIpcTransport, rendererUrlMatcher } from '../transport/electron-ipc';
 import { createLogger } from '../util/log';
 import { electronFolderPicker } from './folder-picker';
+import { electronFileSaver, electronOpenExternal } from './system-ports';
 import { installQuitHandling } from './lifecycle';
 import { buildAppMenu } from './menu';
 import { resolveNativeBinding } from './native-binding';
@@ -113,6 +114,8 @@ async function run(): Promise<void> {
     dataDir,
     headless: false,
     folderPicker: electronFolderPicker(),
+    openExternal: electronOpenExternal(),
+    saveFile: electronFileSaver(),
     // The windows exist only after the host has started; a session's window shows it by address.
     openWindow: (sessionId) => {
       if (!started.windows) throw new Error('the windows are not ready yet');

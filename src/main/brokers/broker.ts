@@ -7,6 +7,7 @@ import { AgentLogFeed } from './agent-log-feed';
 import { AgentProcess, type AgentProcessOptions, type BrokerExit } from './agent-process';
 import { clientCapabilities, type ClientRequestHandlers } from './client-handlers';
 import { configOptionHandlers } from './config-options';
+import { elicitationHandlers } from './elicitation-handlers';
 import { fsHandlers } from './fs-handlers';
 import { BROKER_ENV } from '../util/process-info';
 import { terminalHandlers } from './terminal-handlers';
@@ -113,6 +114,12 @@ export class Broker {
       fsHandlers(scopeOf),
       terminalHandlers(scopeOf, { terminals: this.terminals, fixedEnv: { [BROKER_ENV]: opts.id } }),
       configOptionHandlers,
+      elicitationHandlers({
+        sinkFor: scopeOf,
+        sinks: () => this.router.allSinks(),
+        closing: () => this.status === 'closing',
+        unscoped: (message) => this.logFeed.note(message),
+      }),
     ];
 
     const app = acp

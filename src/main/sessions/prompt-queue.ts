@@ -108,7 +108,7 @@ export class PromptQueue {
     // A prompt that has not reached the agent yet ends here, so Stop pressed while a session
     // starts does not let the prompt run once it is up.
     this.endWaiting(sessionId, 'cancelled_before_start');
-    o.gate.cancelSession(sessionId, 'turn_cancelled');
+    this.ctx.cancelRequests(sessionId, 'turn_cancelled');
     const live = this.ctx.registry.get(sessionId);
     const turn = live?.turn;
     if (live && turn) {

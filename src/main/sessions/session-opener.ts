@@ -66,6 +66,7 @@ export class SessionOpener {
       running: this.deps.isRunning(row.id),
       ...progressOf(this.deps.turnStartedAt(row.id), this.ctx.registry.get(row.id)?.lastAgentActivityAt),
       pendingPermissions: this.ctx.o.gate.countFor(row.id),
+      pendingQuestions: this.ctx.o.questions.countFor(row.id),
       lastSeq: row.last_seq,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
@@ -108,7 +109,7 @@ export class SessionOpener {
     this.ctx.row(sessionId);
     this.ctx.o.store.sessions.markViewed(sessionId, this.ctx.o.clock.now());
     if (!this.ctx.o.watchers.add(clientId, sessionId)) return;
-    this.ctx.o.gate.watchersChanged(sessionId);
+    this.ctx.watchersChanged(sessionId);
     this.setAttachment(sessionId);
   }
 
@@ -126,6 +127,7 @@ export class SessionOpener {
       running: this.deps.isRunning(sessionId),
       lastSeq: o.log.committedSeq(sessionId),
       pendingPermissions: o.gate.pendingFor(sessionId),
+      pendingQuestions: o.questions.pendingFor(sessionId),
       ...defined({ availableCommands: latestCommands(o.log.events.latestCommands(sessionId)) }),
       ...optionalControls(this.ctx.controls.get(sessionId)),
     };
@@ -138,7 +140,7 @@ export class SessionOpener {
     if (!this.ctx.o.watchers.remove(clientId, sessionId)) return;
     // Everything up to now was on screen (a deleted session has no row: the update is a no-op).
     this.ctx.o.store.sessions.markViewed(sessionId, this.ctx.o.clock.now());
-    this.ctx.o.gate.watchersChanged(sessionId);
+    this.ctx.watchersChanged(sessionId);
     this.setAttachment(sessionId);
   }
 
@@ -175,6 +177,11 @@ export class SessionOpener {
         live.noteActivity(o.clock.now());
         return o.gate.request(id, req, signal);
       },
+      question: (id, req, signal) => {
+        live.noteActivity(o.clock.now());
+        return o.questions.ask(id, req, signal);
+      },
+      questionComplete: (id, elicitationId) => o.questions.complete(id, elicitationId),
       terminalOutput: (update) => this.ctx.terminalOutput.fire(update),
       controls: (id, update) => this.ctx.controls.onUpdate(id, update),
     });

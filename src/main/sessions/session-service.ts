@@ -77,7 +77,7 @@ export class SessionService {
     const rowChanged: Event<string> = (listener) =>
       // The controls have their own event, for the windows watching the session only.
       o.store.sessions.onDidChange((change) => change.what !== 'controls' && listener(change.sessionId));
-    this.onDidChangeSession = anyOf(rowChanged, this.prompts.onDidChangeRunning, this.registry.onDidChange, o.gate.onDidChangePending);
+    this.onDidChangeSession = anyOf(rowChanged, this.prompts.onDidChangeRunning, this.registry.onDidChange, o.gate.onDidChangePending, o.questions.onDidChangePending);
     this.onDidTerminalOutput = this.ctx.terminalOutput.event;
     this.onDidChangeControls = this.ctx.controls.onDidChange;
   }

@@ -20,7 +20,7 @@ export function permission(requestId: string, sessionId = SID, title = 'Edit fil
 }
 
 export function answer(over: Partial<SwitchResultT> = {}): SwitchResultT {
-  return { session: view(), running: false, lastSeq: 0, pendingPermissions: [], ...over };
+  return { session: view(), running: false, lastSeq: 0, pendingPermissions: [], pendingQuestions: [], ...over };
 }
 
 /**

@@ -30,6 +30,7 @@ const REASON_TEXT: Record<StateReason, string> = {
   start_failed: 'The agent started but could not open a session: see the error, then press Retry',
   auth_required: 'The agent needs you to sign in before it starts: choose a sign-in method',
   agent_unavailable: "The agent's command could not be started: fix it in Settings, then press Retry",
+  imported: 'Imported from an exported file: a read-only copy with no agent session',
 };
 
 /** ENDED for these reasons: the agent never started, so the session is not asleep and a message does not wake it. */
