@@ -44,6 +44,9 @@ export const commandNameList = [
   'sessions:configure',
   'search:query',
   'questions:answer',
+  'sessions:fork',
+  'sessions:export',
+  'sessions:import',
 ] as const;
 
 export const eventNameList = [

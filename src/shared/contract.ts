@@ -531,6 +531,12 @@ export const commands = {
    * its page in the system browser where the host can (`canOpenExternal`).
    */
   'questions:answer': { req: AnswerQuestion, res: Ok },
+  /** A new session with the transcript so far (or up to a message), forked on the agent's side; `unsupported` where it cannot fork. */
+  'sessions:fork': { req: ForkSession, res: SessionView },
+  /** The transcript as Markdown (to read) or JSON (every event, re-importable): saved through the save dialog, or handed over to download. */
+  'sessions:export': { req: ExportSession, res: ExportResult },
+  /** A JSON export read back as a new session: archived, read-only, never resumed. A bad file changes nothing. */
+  'sessions:import': { req: ImportSession, res: SessionView },
   'permissions:rules': { req: BySession, res: z.array(PermissionRule) },
   'permissions:revoke': { req: RevokeRule, res: Ok },
   'settings:update': { req: UpdateSettings, res: Settings },

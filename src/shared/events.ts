@@ -22,6 +22,8 @@ export const StateReason = z.enum([
   'resumed',
   'loaded',
   'recreated',
+  /** ACTIVE or DETACHED: the agent made this session as a fork of another's (`session/fork`). */
+  'forked',
   'watched',
   'unwatched',
   'closed_by_user',

@@ -18,6 +18,8 @@ export interface HostParts {
   questions: QuestionGate;
   /** Opens a page in the system browser (the desktop app); absent headless (the window opens a tab). */
   openExternal: ((url: string) => void) | undefined;
+  /** The save dialog, then the file written (the desktop app): the path, or undefined when cancelled. Absent headless (the window downloads). */
+  saveFile: ((suggestedName: string, text: string) => Promise<string | undefined>) | undefined;
   settings: LiveSettings;
   catalogue: AgentCatalogue;
   probes: AgentProbes;

@@ -258,6 +258,7 @@ export class SessionHost implements HostPort {
         gate: this.gate,
         questions: this.questions,
         openExternal: options.openExternal,
+        saveFile: options.saveFile,
         settings: this.liveSettings,
         catalogue: this.catalogue,
         probes,

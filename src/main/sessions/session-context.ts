@@ -50,6 +50,13 @@ export interface SessionServiceOptions {
   runsAsRoot?: boolean;
 }
 
+/** An imported session has no agent session: nothing starts one for it, nothing is sent to it. */
+export function assertWritable(row: SessionRow): void {
+  if (row.read_only === 1) {
+    throw new AppError('invalid_state', 'This session was imported from a file: it is a read-only copy with no agent session, so it takes no messages. Start a new session to go on.');
+  }
+}
+
 /**
  * What the session service's parts (prompt queue, closer, routing) share: the host's parts,
  * the registry of live sessions and whether quit has begun.
@@ -60,6 +67,12 @@ export class SessionContext {
   readonly terminalOutput = new Emitter<TerminalOutputT>();
   /** Modes, models, options and usage of every session (stored on its row). */
   readonly controls: SessionControlsKeeper;
+  /**
+   * Forks made and not yet started: the parent's agent session and how much of it to copy. In
+   * memory only: a fork not started before a restart starts as a new session seeded with its
+   * copied transcript instead.
+   */
+  readonly forks = new Map<string, { acpSessionId: string; upToPrompt?: number }>();
   private stopping = false;
 
   constructor(readonly o: SessionServiceOptions) {

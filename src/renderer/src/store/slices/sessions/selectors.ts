@@ -18,6 +18,7 @@ const REASON_TEXT: Record<StateReason, string> = {
   resumed: 'The agent picked up the session where it left off',
   loaded: 'The agent reloaded the session from its history',
   recreated: 'The agent could not restore the session, so a new one continues the conversation',
+  forked: 'The agent started it as a fork of another session',
   watched: 'Shown in a window',
   unwatched: 'Running in the background: no window shows it',
   closed_by_user: 'Closed by you',
