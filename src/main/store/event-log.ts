@@ -25,6 +25,7 @@ const ACTIVITY_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
   'tool_call_update',
   'plan',
   'permission_requested',
+  'question_asked',
   'auth_required',
   'error',
 ]);

@@ -1,4 +1,4 @@
-import type { PermissionViewT, Result, SwitchResultT } from '../../../shared/contract';
+import type { PermissionViewT, QuestionViewT, Result, SwitchResultT } from '../../../shared/contract';
 import { alwaysOpen, type ConnectionMonitor } from '../api/connection';
 import { createAppStore } from '../store/app-store';
 import { bindApi } from '../store/bind-api';
@@ -15,6 +15,26 @@ export function permission(requestId: string, sessionId = SID, title = 'Edit fil
     sessionId,
     toolCall: { toolCallId: `t-${requestId}`, title },
     options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }],
+    createdAt: 1,
+  };
+}
+
+/** A form question with a required email field and an optional secret one. */
+export function question(requestId: string, sessionId = SID): QuestionViewT {
+  return {
+    requestId,
+    sessionId,
+    question: {
+      mode: 'form',
+      message: 'Who are you?',
+      form: {
+        title: 'About you',
+        fields: [
+          { kind: 'text', name: 'email', label: 'Email', required: true, format: 'email', patternEnforced: false, secret: false, description: 'Where replies go' },
+          { kind: 'text', name: 'token', label: 'Token', required: false, patternEnforced: false, secret: true },
+        ],
+      },
+    },
     createdAt: 1,
   };
 }

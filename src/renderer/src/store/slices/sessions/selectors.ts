@@ -73,6 +73,7 @@ const ERROR_REASONS: ReadonlySet<StateReason> = new Set<StateReason>(['agent_exi
  */
 function entryState(view: SessionViewT, currentSessionId: string | undefined): { label: string; tone: EntryTone } {
   if (needsPermission(view, currentSessionId) || (view.pendingPermissions > 0 && view.running)) return { label: 'Waiting for permission', tone: 'attention' };
+  if (view.pendingQuestions > 0 && (view.id !== currentSessionId || view.running)) return { label: 'Waiting for your answer', tone: 'attention' };
   if (view.running) return { label: 'Running', tone: 'running' };
   if (view.state === 'ENDED') {
     if (view.stateReason === 'auth_required') return { label: 'Needs sign-in', tone: 'attention' };
