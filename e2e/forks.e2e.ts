@@ -83,7 +83,8 @@ test.describe('forks, export and import', () => {
     expect(await sidebar(page).getByRole('link').count()).toBe(before);
 
     await expect(page.getByRole('button', { name: 'Import session…' })).toBeVisible();
-    await page.getByLabel('Session file to import').setInputFiles(file);
+    // As the person would pick it: under the name the download suggested.
+    await page.getByLabel('Session file to import').setInputFiles({ name: json.suggestedFilename(), mimeType: 'application/json', buffer: readFileSync(file) });
     await expect(page.getByRole('note').filter({ hasText: 'imported from a file' })).toBeVisible();
     await expect(transcript(page)).toContainText('Echo: something to keep');
     await expect(transcript(page)).toContainText(/Imported from “something-to-keep/);

@@ -49,9 +49,9 @@ test.describe('questions from the agent', () => {
     await expect(theirs).toHaveCount(0);
     await expect(mine).toHaveCount(0);
     await expect(transcript(page)).toContainText('You answered:');
-    await expect(transcript(page)).toContainText('- email: "ann@example.com"');
+    await expect(transcript(page)).toContainText('email: "ann@example.com"');
     await expect(transcript(page)).toContainText('token: (received, 15 characters, not shown)');
-    await expect(transcript(page).getByRole('region', { name: 'Question from the agent: Deploy the demo' })).toContainText(/Submitted — answered in window/);
+    await expect(transcript(page).getByRole('region', { name: 'Question from the agent: Deploy the demo' })).toContainText(/Submitted — answered in (window|tab) \d/);
     await expect(transcript(page)).not.toContainText('hunter22-secret');
     await expect(running(page)).toHaveCount(0);
   });
@@ -75,20 +75,24 @@ test.describe('questions from the agent', () => {
   test('a URL question shows where it leads and opens it in a new tab only on the click, with no way back', async ({ page, context, host }) => {
     await openApp(page, host.url());
     await newSession(page);
-    await send(page, '/elicit url http://127.0.0.1:9/sso 300');
+    // A page that loads (the host's own), on an IP address: flagged, as any address like it.
+    const { host: where, origin } = new URL(host.url());
+    await send(page, `/elicit url ${origin}/elsewhere 300`);
     const dialog = question(page, 'The agent asks you to open a page');
     await expect(dialog).toBeVisible();
-    await expect(dialog.locator('.question-host strong')).toHaveText('127.0.0.1:9');
+    await expect(dialog.locator('.question-host strong')).toHaveText(where);
     await expect(dialog.getByRole('list', { name: /may imitate another site/ })).toContainText('IP address');
     expect(context.pages()).toHaveLength(1);
 
     const opened = context.waitForEvent('page');
-    await dialog.getByRole('link', { name: 'Open 127.0.0.1:9' }).click();
+    await dialog.getByRole('link', { name: `Open ${where}` }).click();
     const tab = await opened;
-    expect(await tab.opener()).toBeNull();
+    await tab.waitForLoadState();
+    // Opened with noopener: the page cannot reach back to Switchboard's.
+    expect(await tab.evaluate(() => window.opener === null)).toBe(true);
     await tab.close();
     await expect(dialog).toHaveCount(0);
     await expect(transcript(page)).toContainText('Signed in (elicitation/complete sent');
-    await expect(transcript(page).getByRole('region', { name: 'Question from the agent: Open a page on 127.0.0.1:9' })).toContainText('the agent says it is done');
+    await expect(transcript(page).getByRole('region', { name: `Question from the agent: Open a page on ${where}` })).toContainText('the agent says it is done');
   });
 });
