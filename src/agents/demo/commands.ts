@@ -33,7 +33,7 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   mcp: { description: 'List the MCP servers this session was given, or connect to one and list its tools', hint: '[tools [NAME]]' },
   fork: { description: 'Say whether this session is a fork, and of which session' },
   logout: { description: 'Sign out from the agent side (needs --auth)' },
-  'cancel-request': { description: 'Ask the client something, then withdraw the request with $/cancel_request', hint: '[permission | elicit] [ms]' },
+  'cancel-request': { description: 'Ask the client something, then withdraw the request with $/cancel_request', hint: '[permission | elicit | terminal] [ms]' },
 };
 
 export const availableCommands: AvailableCommand[] = COMMAND_NAMES.map((name) => {
