@@ -1,4 +1,4 @@
-/** What every benchmark module reports and how `run.ts` talks to it. */
+/** What every benchmark module reports and how the runner talks to it. */
 export type Better = 'higher' | 'lower';
 
 export interface Metric {
@@ -22,16 +22,18 @@ export interface ScalingPoint {
 export interface BenchContext {
   /** Small sizes, for development (`--quick`). */
   quick: boolean;
+  /** `--scaling`: a group also measures its sizes sweep and reports it with `point`. */
+  scaling: boolean;
   /** Which metrics of the group to produce (`--only`); a group may skip the others. */
   wants(name: string): boolean;
   /** Progress lines, on stderr so the table on stdout stays clean. */
   progress(message: string): void;
+  /** A scaling point (only asked for with `--scaling`). */
+  point(p: ScalingPoint): void;
 }
 
 export interface BenchGroup {
-  /** The metric names this group produces. */
+  /** The metric names this group produces; each one it is asked for must come back measured. */
   names: readonly string[];
   run(ctx: BenchContext): Promise<Metric[]>;
-  /** Optional scaling sweep, run only with `--scaling` (and only when a name of the group is wanted). */
-  scaling?(ctx: BenchContext): Promise<ScalingPoint[]>;
 }
