@@ -26,7 +26,7 @@ import { MARKDOWN_END, markdownDocument } from '../src/agents/demo/markdown-doc'
 import { SENT_AT_META, type MarkdownProfile } from '../src/agents/demo/markdown-turn';
 import { startServe, tempDataDir } from '../e2e/support/serve';
 import { launchBrowser, newSession, openSession, openWindow, sendPrompt, turnOver } from './lib/browser';
-import { armProbe, blocking, endPainted, longest, pageHeap, pageNow, probeMs, proveLongTasks, tasksBetween, watchEnd, type LongTask } from './lib/page-probes';
+import { armProbe, blocking, END_ON_SCREEN, endPainted, longest, pageHeap, pageNow, probeMs, proveLongTasks, tasksBetween, watchEnd, type LongTask } from './lib/page-probes';
 
 export interface StreamSpec {
   profile: MarkdownProfile;
@@ -62,6 +62,10 @@ export interface StreamOptions {
   after?: boolean;
   /** Writes a CPU profile of the page during the stream (DevTools .cpuprofile) to this file. */
   cpuProfile?: string;
+  /** Writes a CPU profile of the page while the finished answer is reopened (with `after`). */
+  reopenProfile?: string;
+  /** Writes a Chrome trace (devtools.timeline: style, layout, paint, scripts) of the stream to this file. */
+  trace?: string;
   /** Environment for `serve` (e.g. SWITCHBOARD_RENDERER_DIR for a profiling build). */
   env?: NodeJS.ProcessEnv;
   /** Where each step starts (progress lines). */
@@ -91,7 +95,7 @@ function agentSentAt(dataDir: string, sessionId: string): number {
   }
 }
 
-async function startProfiler(page: Page): Promise<() => Promise<unknown>> {
+export async function startProfiler(page: Page): Promise<() => Promise<unknown>> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
@@ -114,7 +118,7 @@ async function scrollToTop(page: Page, needle: string): Promise<void> {
         const walker = document.createTreeWalker(log, NodeFilter.SHOW_TEXT);
         const view = log.getBoundingClientRect();
         for (let n = walker.nextNode(), i = 0; n && i < 200; n = walker.nextNode(), i++) {
-          if (!n.textContent.includes(${JSON.stringify(needle)})) continue;
+          if (n.textContent.trim() !== ${JSON.stringify(needle)}) continue;
           const box = n.parentElement.getBoundingClientRect();
           if (box.height > 0 && box.top < view.bottom && box.bottom > view.top) return resolve(undefined);
         }
@@ -126,10 +130,14 @@ async function scrollToTop(page: Page, needle: string): Promise<void> {
   );
 }
 
-/** Scrolls one viewport a frame until the bottom; resolves with the frames and ms it took. */
+/**
+ * Scrolls one viewport a frame until the bottom; resolves with the frames and ms it took. Fails
+ * unless the answer's last line is on screen where the scrolling stopped.
+ */
 async function scrollToBottom(page: Page): Promise<{ frames: number; ms: number }> {
   return (await page.evaluate(
-    `new Promise((resolve) => {
+    `new Promise((resolve, reject) => {
+      const onScreen = ${END_ON_SCREEN};
       const log = document.querySelector('[role="log"]');
       const start = performance.now();
       let frames = 0;
@@ -141,7 +149,10 @@ async function scrollToBottom(page: Page): Promise<{ frames: number; ms: number 
         // At the bottom when a step moves nothing for a few frames (rows measured late can
         // still grow the list for a frame or two).
         still = log.scrollTop === before ? still + 1 : 0;
-        if (still >= 5) return resolve({ frames, ms: performance.now() - start });
+        if (still >= 10) {
+          if (!onScreen(${JSON.stringify(MARKDOWN_END)})) return reject(new Error('scrolling stopped (scrollTop ' + log.scrollTop + ' of ' + log.scrollHeight + ') before the end of the answer'));
+          return resolve({ frames, ms: performance.now() - start });
+        }
         requestAnimationFrame(step);
       };
       requestAnimationFrame(step);
@@ -149,7 +160,7 @@ async function scrollToBottom(page: Page): Promise<{ frames: number; ms: number 
   )) as { frames: number; ms: number };
 }
 
-async function afterStream(page: Page, spec: StreamSpec, answerSession: string, otherSession: string, step: (m: string) => void): Promise<AfterStream> {
+async function afterStream(page: Page, spec: StreamSpec, answerSession: string, otherSession: string, step: (m: string) => void, reopenProfile?: string): Promise<AfterStream> {
   step('reopen');
   // Reopen: from another session, reload (nothing cached in the page), click the answer's session.
   await openSession(page, otherSession);
@@ -157,8 +168,10 @@ async function afterStream(page: Page, spec: StreamSpec, answerSession: string, 
   const entry = page.locator(`nav[aria-label="Sessions"] [data-session-id="${answerSession}"]`);
   await entry.waitFor();
   await armProbe(page, 'click', MARKDOWN_END);
+  const stopProfiler = reopenProfile ? await startProfiler(page) : undefined;
   await entry.click();
   const reopenMs = await probeMs(page);
+  if (stopProfiler && reopenProfile) writeFileSync(reopenProfile, JSON.stringify(await stopProfiler()));
   await page.locator(`nav[aria-label="Sessions"] [aria-current="page"][data-session-id="${answerSession}"]`).waitFor();
 
   await proveLongTasks(page);
@@ -210,12 +223,14 @@ export async function measureStream(spec: StreamSpec, options: StreamOptions = {
     step(promptOf(spec));
     await watchEnd(page, MARKDOWN_END);
     const stopProfiler = options.cpuProfile ? await startProfiler(page) : undefined;
+    if (options.trace) await browser.startTracing(page, { path: options.trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
     const from = await pageNow(page);
     await sendPrompt(page, promptOf(spec));
     const chunks = (spec.kb * 1024) / (spec.chars ?? 40);
     const end = await endPainted(page, 120_000 + (chunks / spec.rate) * 1000 * 20);
     step('last line painted');
     if (stopProfiler && options.cpuProfile) writeFileSync(options.cpuProfile, JSON.stringify(await stopProfiler()));
+    if (options.trace) await browser.stopTracing();
     await turnOver(page);
     step('turn over');
     await proveLongTasks(page);
@@ -230,7 +245,7 @@ export async function measureStream(spec: StreamSpec, options: StreamOptions = {
       longTasks: tasks.length,
       seconds: (end.paintedAtPage - from) / 1000,
     };
-    if (options.after) result.after = await afterStream(page, spec, session, warm, step);
+    if (options.after) result.after = await afterStream(page, spec, session, warm, step, options.reopenProfile);
     step('done');
     return result;
   } finally {

@@ -79,7 +79,7 @@ export const blocking = (tasks: readonly LongTask[]): number => tasks.reduce((su
  * Walks back from the end of the log over at most 60 text nodes, so a check costs the same
  * however long the transcript is (the answer's end is the last thing in it, or close to it).
  */
-const END_ON_SCREEN = `(needle) => {
+export const END_ON_SCREEN = `(needle) => {
   const log = document.querySelector('[role="log"]');
   if (!log) return false;
   const walker = document.createTreeWalker(log, NodeFilter.SHOW_TEXT);

@@ -53,7 +53,7 @@ export const stream: BenchGroup = {
 
   async run(ctx: BenchContext): Promise<Metric[]> {
     const metrics: Metric[] = [];
-    const measured = new Map<string, StreamResult>();
+    const measured = new Map<number, { spec: StreamSpec; r: StreamResult }>();
     // A throwaway run first: the first browser and agent of a run start cold.
     await measureStream({ profile: 'dense', kb: 5, rate: RATE });
     for (const size of SIZES) {
@@ -64,7 +64,7 @@ export const stream: BenchGroup = {
         const reps = size.reps(ctx.quick);
         const after = size.after && afterNames(profile).some((n) => ctx.wants(n));
         const r = await medianStream(spec, reps, after, ctx);
-        if (profile === 'dense') measured.set(`${spec.kb}`, r);
+        if (profile === 'dense') measured.set(spec.kb, { spec, r });
         const how = `${promptOf(spec)} in Chromium, ${reps === 1 ? 'one run' : `median of ${reps}`}`;
         const [lag, longestTask, blockingTime] = names(profile, size.label);
         metrics.push(
@@ -85,8 +85,9 @@ export const stream: BenchGroup = {
     }
     if (ctx.scaling) {
       for (const kb of ctx.quick ? [10, 20, 100] : [10, 100, 1024]) {
-        const spec: StreamSpec = { profile: 'dense', kb, rate: RATE, chars: kb >= 1024 ? 200 : undefined };
-        const r = measured.get(`${kb}`) ?? (await medianStream(spec, 1, false, ctx));
+        const done = measured.get(kb);
+        const spec: StreamSpec = done?.spec ?? { profile: 'dense', kb, rate: RATE, chars: kb >= 1024 ? 200 : undefined };
+        const r = done?.r ?? (await medianStream(spec, 1, false, ctx));
         const size = `${kb >= 1024 ? `${kb / 1024} MB` : `${kb} KB`}${spec.chars ? ` (${spec.chars} ch)` : ''}`;
         ctx.point({ series: 'stream_dense_lag_ms', size, value: r.lagMs, unit: 'ms' });
         ctx.point({ series: 'stream_dense_longest_task_ms', size, value: r.longestTaskMs, unit: 'ms' });
