@@ -15,6 +15,7 @@
  *   backfill                             the host while it indexes the backfill archive
  *   open                                 the page loading on the 10,000-session archive
  *   first-text                           the page, Enter → first text, 9 new sessions in a row
+ *   ready                                `serve` from spawn to its ready line
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -235,8 +236,24 @@ switch (scenario) {
     }
     break;
   }
+  case 'ready': {
+    // serve from spawn to its ready line; the profile stops at exit, so the shutdown is in it too.
+    const dir = tempDataDir();
+    try {
+      await startServe(dir.path).then((s) => s.stop());
+      const profDir = join(out, 'ready');
+      const start = performance.now();
+      const serve = await startProbedServe(dir.path, [], ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=100']);
+      console.log(`ready after ${(performance.now() - start).toFixed(0)} ms (profiled)`);
+      await serve.stop();
+      print('serve start-up (and shutdown)', hostProfile(profDir));
+    } finally {
+      dir.cleanup();
+    }
+    break;
+  }
   default:
-    console.error('usage: node --import tsx bench/profile.ts stream|ingest|backfill|open|first-text [ARGS] (see the top of bench/profile.ts)');
+    console.error('usage: node --import tsx bench/profile.ts stream|ingest|backfill|open|first-text|ready [ARGS] (see the top of bench/profile.ts)');
     process.exitCode = 2;
 }
 console.error(`profiles in ${out}`);

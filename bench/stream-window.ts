@@ -39,6 +39,10 @@ export interface StreamSpec {
 export interface AfterStream {
   /** Click on the finished answer's session in a reloaded window → its last line painted. */
   reopenMs: number;
+  /** Scrolling up from the end to the answer's first line (older pages load on the way). */
+  upMs: number;
+  upLongestTaskMs: number;
+  upLongTasks: number;
   /** Scrolling the answer from its first line to its last, one viewport a frame. */
   scrollLongestTaskMs: number;
   scrollLongTasks: number;
@@ -112,7 +116,7 @@ async function scrollToTop(page: Page, needle: string): Promise<void> {
   await page.evaluate(
     `new Promise((resolve, reject) => {
       const log = document.querySelector('[role="log"]');
-      const deadline = performance.now() + 120000;
+      const deadline = performance.now() + 900000;
       const step = () => {
         log.scrollTop = 0;
         const walker = document.createTreeWalker(log, NodeFilter.SHOW_TEXT);
@@ -176,7 +180,10 @@ async function afterStream(page: Page, spec: StreamSpec, answerSession: string, 
 
   await proveLongTasks(page);
   step('scroll to the top');
+  const upFrom = await pageNow(page);
   await scrollToTop(page, firstLine(spec));
+  const upTo = await pageNow(page);
+  const upTasks = await tasksBetween(page, upFrom, upTo);
   step('scroll to the bottom');
   const from = await pageNow(page);
   const scrolled = await scrollToBottom(page);
@@ -187,6 +194,9 @@ async function afterStream(page: Page, spec: StreamSpec, answerSession: string, 
   const heap = await pageHeap(page);
   return {
     reopenMs,
+    upMs: upTo - upFrom,
+    upLongestTaskMs: longest(upTasks),
+    upLongTasks: upTasks.length,
     scrollLongestTaskMs: longest(tasks),
     scrollLongTasks: tasks.length,
     scrollFrames: scrolled.frames,

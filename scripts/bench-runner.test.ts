@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../bench/lib/args';
 import { runBench } from '../bench/lib/runner';
-import type { BenchGroup, Metric } from '../bench/lib/types';
+import type { BenchGroup, Metric, MetricError } from '../bench/lib/types';
 
 const root = join(import.meta.dirname, '..');
 
 const lag = (value: number): Metric => ({ name: 'lag_ms', value, unit: 'ms', target: 250, better: 'lower' });
 const rate = (value: number): Metric => ({ name: 'rate_per_s', value, unit: '/s', target: 1000, better: 'higher' });
 
-function group(names: string[], run: () => Metric[] | Promise<Metric[]>): BenchGroup & { runs: number } {
+function group(names: string[], run: () => (Metric | MetricError)[] | Promise<(Metric | MetricError)[]>): BenchGroup & { runs: number } {
   const g = {
     names,
     runs: 0,
@@ -89,6 +89,13 @@ describe('bench runner exit code', () => {
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/^lag_ms\s+ERROR.*not measured/m);
     }
+  });
+
+  it('keeps the figures a group measured when it reports one of its metrics as not measurable', async () => {
+    const r = await bench([group(['lag_ms', 'rate_per_s'], () => [lag(10), { name: 'rate_per_s', error: 'acpx cannot run here' }])]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^lag_ms\s+10\.0\s+ms\s+≤ 250\s+ok/m);
+    expect(r.out).toMatch(/^rate_per_s\s+ERROR.*acpx cannot run here/m);
   });
 
   it('runs only the groups --only names, and refuses unknown names with exit 2', async () => {

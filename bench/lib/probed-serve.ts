@@ -35,11 +35,11 @@ export interface ProbedServe extends ServeProcess {
   loop: LoopProbe;
 }
 
-export function startProbedServe(dataDir: string, extraArgs: string[] = [], nodeArgs: string[] = []): Promise<ProbedServe> {
+export function startProbedServe(dataDir: string, extraArgs: string[] = [], nodeArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ProbedServe> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', PROBE, join(root, 'bin/switchboard.mjs'), 'serve', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    env: { ...process.env, SWITCHBOARD_LOG: process.env.SWITCHBOARD_LOG ?? 'warn' },
+    env: { ...process.env, SWITCHBOARD_LOG: process.env.SWITCHBOARD_LOG ?? 'warn', ...env },
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { USAGE, type BenchArgs } from './args';
 import { compare, outcomeOf, parseStoredRun, storedRun, summary, table, verdict, type Outcome } from './report';
 import { fmt } from './stats';
-import type { BenchContext, BenchGroup, Metric, ScalingPoint } from './types';
+import { isMetricError, type BenchContext, type BenchGroup, type Metric, type MetricError, type ScalingPoint } from './types';
 
 export interface RunnerIo {
   out(line: string): void;
@@ -17,7 +17,7 @@ export interface RunnerIo {
   command: string;
 }
 
-const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);
+export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);
 
 /** Runs what `args` asks for; resolves with the exit code (0 all met, 1 otherwise, 2 usage). */
 export async function runBench(groups: readonly BenchGroup[], args: BenchArgs, io: RunnerIo): Promise<number> {
@@ -51,7 +51,7 @@ export async function runBench(groups: readonly BenchGroup[], args: BenchArgs, i
     const names = group.names.filter((n) => wanted.has(n));
     if (names.length === 0) continue;
     io.err(names.join(', '));
-    let metrics: Metric[] = [];
+    let metrics: (Metric | MetricError)[] = [];
     let failure: string | undefined;
     try {
       metrics = await group.run(ctx);
@@ -64,6 +64,10 @@ export async function runBench(groups: readonly BenchGroup[], args: BenchArgs, i
       const m = metrics.find((x) => x.name === name);
       if (!m) {
         outcomes.push({ name, status: 'error', error: failure ?? 'not measured: the group returned no figure for it' });
+        continue;
+      }
+      if (isMetricError(m)) {
+        outcomes.push({ name, status: 'error', error: m.error });
         continue;
       }
       const target = args.targets[name];

@@ -11,6 +11,14 @@ export interface Metric {
   detail?: string;
 }
 
+/** A metric a group could not measure (the rest of the group's figures still count). */
+export interface MetricError {
+  name: string;
+  error: string;
+}
+
+export const isMetricError = (m: Metric | MetricError): m is MetricError => 'error' in m;
+
 /** One point of a scaling sweep (`--scaling`): the same measure at another size. */
 export interface ScalingPoint {
   series: string;
@@ -35,5 +43,5 @@ export interface BenchContext {
 export interface BenchGroup {
   /** The metric names this group produces; each one it is asked for must come back measured. */
   names: readonly string[];
-  run(ctx: BenchContext): Promise<Metric[]>;
+  run(ctx: BenchContext): Promise<(Metric | MetricError)[]>;
 }
