@@ -41,6 +41,8 @@ export interface AfterStream {
   reopenMs: number;
   /** Scrolling up from the end to the answer's first line (older pages load on the way). */
   upMs: number;
+  /** Clicks on "Load older messages" it took, where scrolling alone loaded nothing more. */
+  upClicks: number;
   upLongestTaskMs: number;
   upLongTasks: number;
   /** Scrolling the answer from its first line to its last, one viewport a frame. */
@@ -111,12 +113,19 @@ export async function startProfiler(page: Page): Promise<() => Promise<unknown>>
   };
 }
 
-/** Scrolls the transcript to its top, loading older pages, until `needle` (the answer's first line) is on screen. */
-async function scrollToTop(page: Page, needle: string): Promise<void> {
-  await page.evaluate(
+/**
+ * Scrolls the transcript up to its top as a person does, until `needle` (the answer's first
+ * line) is on screen: older pages load near the top; when the view sits at the top and the
+ * window offers "Load older messages" instead, that button is clicked. Resolves with how many
+ * clicks it took; fails when nothing changes for a minute.
+ */
+async function scrollToTop(page: Page, needle: string): Promise<{ clicks: number }> {
+  return (await page.evaluate(
     `new Promise((resolve, reject) => {
       const log = document.querySelector('[role="log"]');
-      const deadline = performance.now() + 900000;
+      let clicks = 0;
+      let lastHeight = -1;
+      let lastChange = performance.now();
       const step = () => {
         log.scrollTop = 0;
         const walker = document.createTreeWalker(log, NodeFilter.SHOW_TEXT);
@@ -124,14 +133,23 @@ async function scrollToTop(page: Page, needle: string): Promise<void> {
         for (let n = walker.nextNode(), i = 0; n && i < 200; n = walker.nextNode(), i++) {
           if (n.textContent.trim() !== ${JSON.stringify(needle)}) continue;
           const box = n.parentElement.getBoundingClientRect();
-          if (box.height > 0 && box.top < view.bottom && box.bottom > view.top) return resolve(undefined);
+          if (box.height > 0 && box.top < view.bottom && box.bottom > view.top) return resolve({ clicks });
         }
-        if (performance.now() > deadline) return reject(new Error('the start of the answer never came into view at the top of the transcript'));
+        const more = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Load older messages');
+        if (more && !more.disabled && log.scrollTop === 0) {
+          more.click();
+          clicks++;
+        }
+        if (log.scrollHeight !== lastHeight) {
+          lastHeight = log.scrollHeight;
+          lastChange = performance.now();
+        }
+        if (performance.now() - lastChange > 60000) return reject(new Error('scrolling up stopped before the start of the answer: nothing loaded for a minute (' + clicks + ' clicks on Load older messages)'));
         setTimeout(() => requestAnimationFrame(step), 50);
       };
       step();
     })`,
-  );
+  )) as { clicks: number };
 }
 
 /**
@@ -181,7 +199,7 @@ async function afterStream(page: Page, spec: StreamSpec, answerSession: string, 
   await proveLongTasks(page);
   step('scroll to the top');
   const upFrom = await pageNow(page);
-  await scrollToTop(page, firstLine(spec));
+  const { clicks } = await scrollToTop(page, firstLine(spec));
   const upTo = await pageNow(page);
   const upTasks = await tasksBetween(page, upFrom, upTo);
   step('scroll to the bottom');
@@ -195,6 +213,7 @@ async function afterStream(page: Page, spec: StreamSpec, answerSession: string, 
   return {
     reopenMs,
     upMs: upTo - upFrom,
+    upClicks: clicks,
     upLongestTaskMs: longest(upTasks),
     upLongTasks: upTasks.length,
     scrollLongestTaskMs: longest(tasks),

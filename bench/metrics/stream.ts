@@ -94,7 +94,7 @@ export const stream: BenchGroup = {
               better: 'lower',
               detail:
                 `first line → last, one viewport a frame: ${a.scrollFrames} frames in ${(a.scrollMs / 1000).toFixed(1)} s, ${a.scrollLongTasks} long tasks; ` +
-                `getting to the first line before it (scrolling up, older pages loading): ${(a.upMs / 1000).toFixed(1)} s, longest task ${a.upLongestTaskMs.toFixed(0)} ms, ${a.upLongTasks} long tasks`,
+                `getting to the first line before it (scrolling up, older pages loading${a.upClicks ? `, ${a.upClicks} clicks on Load older messages where scrolling loaded no more` : ''}): ${(a.upMs / 1000).toFixed(1)} s, longest task ${a.upLongestTaskMs.toFixed(0)} ms, ${a.upLongTasks} long tasks`,
             },
             { name: heap!, value: a.heapAfterGcBytes / MiB, unit: 'MiB', target: 150, better: 'lower', detail: `page JS heap after the stream, reopen and scroll, after a full GC (${(a.heapBeforeGcBytes / MiB).toFixed(0)} MiB before it)` },
           );
