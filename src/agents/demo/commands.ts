@@ -15,7 +15,7 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   plan: { description: 'Show a three-step plan' },
   title: { description: 'Rename this session', hint: 'new title' },
   flood: { description: 'Send N message chunks as fast as possible', hint: 'count' },
-  markdown: { description: 'Stream about KB kilobytes of Markdown at RATE chunks per second (cancellable)', hint: 'KB RATE' },
+  markdown: { description: 'Stream about KB kilobytes of Markdown (mixed or dense blocks) at RATE chunks per second (cancellable)', hint: 'KB RATE [mixed|dense] [CHARS]' },
   pace: { description: 'Send N chunks at RATE per second, each carrying its send time (latency probe)', hint: 'count rate' },
   hang: { description: 'Never answer until the turn is cancelled' },
   crash: { description: 'Exit the agent process with code 1 mid-turn' },
