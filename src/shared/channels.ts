@@ -59,6 +59,10 @@ export const commandNameList = [
   'workspace:compare',
   'repositories:list',
   'repositories:save',
+  'questions:answer',
+  'sessions:fork',
+  'sessions:export',
+  'sessions:import',
 ] as const;
 
 export const eventNameList = [
@@ -79,6 +83,8 @@ export const eventNameList = [
   'workspace:status',
   'workspace:changed',
   'setup:output',
+  'question:asked',
+  'question:resolved',
 ] as const;
 
 export const channelPrefix = 'sb:';

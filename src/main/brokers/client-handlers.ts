@@ -25,7 +25,7 @@ export interface RequestScope {
   terminalOutput?(update: Omit<TerminalOutputT, 'sessionId'>): void;
   /**
    * Resolves when the agent may change files: a write or a new terminal waits for the
-   * checkpoint of the turn's files to be taken first (ADR 0022). Absent: at once.
+   * checkpoint of the turn's files to be taken first (ADR 0023). Absent: at once.
    */
   beforeWrite?(): Promise<void>;
 }

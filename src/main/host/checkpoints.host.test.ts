@@ -1,5 +1,5 @@
 /**
- * Checkpoints through the host (issue 19, ADR 0022): each turn's files are recorded before the
+ * Checkpoints through the host (issue 19, ADR 0023): each turn's files are recorded before the
  * agent's first write of that turn, even though the prompt goes out while the checkpoint is
  * still being taken; `Restore to before this turn` and its undo; a shared folder is restored only
  * while no other live session works in it; nothing is restored under a running turn.

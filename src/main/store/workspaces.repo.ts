@@ -1,7 +1,7 @@
 import type { Db } from './db';
 import { Emitter, type Event } from '../util/event';
 
-/** A session's workspace row (migration 0014). */
+/** A session's workspace row (migration 0015). */
 export interface WorkspaceRow {
   session_id: string;
   kind: 'worktree' | 'shared';

@@ -187,7 +187,7 @@ export class WorkspaceOperations {
     if (this.core.o.sessions.isRunning(sessionId)) throw new AppError('invalid_state', `Cannot ${what} while the agent is working in this session: stop the turn first.`);
   }
 
-  /** A shared folder is restored only while no other live session works in it (ADR 0022). */
+  /** A shared folder is restored only while no other live session works in it (ADR 0023). */
   private refuseOthersInFolder(row: WorkspaceRow, what: string): void {
     const others = this.core.o.store.workspaces
       .ofRepository(row.common_dir)

@@ -105,7 +105,7 @@ export class WorkspaceService {
   /**
    * A turn of the session starts: once its setup command ended, its files are checkpointed
    * (`refs/switchboard/<session>/<clientMessageId>`). The caller sends the prompt once `ready`,
-   * and holds the agent's writes until `checkpointed` (ADR 0022). `agentActed` says, when the
+   * and holds the agent's writes until `checkpointed` (ADR 0023). `agentActed` says, when the
    * checkpoint is done, whether the agent announced a tool call meanwhile (the checkpoint is then
    * marked `partial`). Undefined for a session outside any repository or whose folder is gone.
    */

@@ -10,8 +10,8 @@ import type { Migration } from './index';
  * `Separate worktree` box's last choice and the setup command. `session_groups`: sessions
  * started together on one task, and whether their first prompt went out.
  */
-export const m0014: Migration = {
-  version: 14,
+export const m0015: Migration = {
+  version: 15,
   name: 'workspaces',
   up(db) {
     db.exec(`

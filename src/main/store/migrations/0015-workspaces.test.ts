@@ -19,12 +19,12 @@ const session = (d: Database.Database, id: string): void => {
   d.prepare(`INSERT INTO sessions (id, agent_id, cwd, state, created_at, updated_at, last_activity_at) VALUES (?, 'demo', '/w', 'ENDED', 1, 1, 1)`).run(id);
 };
 
-describe('migration 0014 (workspaces)', () => {
+describe('migration 0015 (workspaces)', () => {
   it('adds workspaces, checkpoints, repositories and session groups, keeping existing sessions as plain folders', () => {
     const d = db();
-    migrate(d, 13);
+    migrate(d, 14);
     session(d, 's1');
-    expect(migrate(d, 14)).toBe(14);
+    expect(migrate(d, 15)).toBe(15);
     const tables = (d.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('workspaces', 'checkpoints', 'repositories', 'session_groups') ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
     expect(tables).toEqual(['checkpoints', 'repositories', 'session_groups', 'workspaces']);
     expect(d.prepare(`SELECT COUNT(*) AS n FROM workspaces`).get()).toEqual({ n: 0 });
@@ -33,7 +33,7 @@ describe('migration 0014 (workspaces)', () => {
 
   it('refuses a worktree row without its path, branch, base branch and commit, and a kind or reason it does not know', () => {
     const d = db();
-    migrate(d, 14);
+    migrate(d, 15);
     session(d, 's1');
     const insert = d.prepare(
       `INSERT INTO workspaces (session_id, kind, folder, repo_top, common_dir, worktree_path, branch, base_branch, base_commit, created_at, updated_at) VALUES ('s1', ?, '/r', '/r', '/r/.git', ?, ?, 'main', 'abc', 1, 1)`,
@@ -47,7 +47,7 @@ describe('migration 0014 (workspaces)', () => {
 
   it('takes a session\'s workspace and checkpoints with it, and a group forgets a session that goes', () => {
     const d = db();
-    migrate(d, 14);
+    migrate(d, 15);
     session(d, 's1');
     d.prepare(`INSERT INTO session_groups (id, created_at) VALUES ('g', 1)`).run();
     d.prepare(`INSERT INTO workspaces (session_id, kind, folder, repo_top, common_dir, group_id, created_at, updated_at) VALUES ('s1', 'shared', '/r', '/r', '/r/.git', 'g', 1, 1)`).run();
