@@ -9,6 +9,7 @@ import { Emitter } from '../util/event';
 import type { Logger } from '../util/log';
 import type { TimerQueue } from '../util/timer-queue';
 import { CheckoutQueue } from './checkout-queue';
+import { RefreshCoalescer } from './refresh-coalescer';
 import { isGitError, worktreeStatus, type Git, type WorktreeStatus } from './git';
 import type { ProcessWatch } from './setup-runner';
 
@@ -58,8 +59,18 @@ export class WorkspaceCore {
   /** Sessions being deleted: nothing more is recorded for them. */
   private readonly deleting = new Set<string>();
   private isDisposed = false;
+  private readonly refresher: RefreshCoalescer;
 
-  constructor(readonly o: WorkspaceServiceOptions) {}
+  constructor(readonly o: WorkspaceServiceOptions) {
+    this.refresher = new RefreshCoalescer({
+      clock: o.clock,
+      timers: o.timers,
+      delayMs: o.refreshDelayMs ?? 250,
+      name: 'workspace-refresh',
+      run: (sessionId) => this.refresh(sessionId),
+      onError: (sessionId, err) => o.logger.warn('refreshing a workspace failed', { session: sessionId, error: String(err) }),
+    });
+  }
 
   /** Quit is past the point where the store may be used. */
   get disposed(): boolean {
@@ -130,7 +141,7 @@ export class WorkspaceCore {
   /** The session is being deleted: nothing more is recorded or announced for it. */
   startDeleting(sessionId: string): void {
     this.deleting.add(sessionId);
-    this.o.timers.cancel(this.refreshKey(sessionId));
+    this.refresher.cancel(sessionId);
   }
 
   /** Its rows are gone (or the delete was refused): forget it. */
@@ -139,15 +150,13 @@ export class WorkspaceCore {
     this.lastStatus.delete(sessionId);
   }
 
-  /** The files of the session may have changed: read its status and tell Changes, after a short quiet spell. */
-  refreshSoon(sessionId: string, delayMs = this.o.refreshDelayMs ?? 250): void {
+  /**
+   * The files of the session may have changed: read its status and tell Changes, after a short
+   * quiet spell (bounded: see `RefreshCoalescer`).
+   */
+  refreshSoon(sessionId: string, delayMs?: number): void {
     if (this.disposed || this.deleting.has(sessionId)) return;
-    const key = this.refreshKey(sessionId);
-    // Debounced from the first change of a burst, not the last: a long run of writes still refreshes.
-    if (this.o.timers.has(key) && delayMs > 0) return;
-    this.o.timers.at(key, this.now() + delayMs, () => {
-      this.refresh(sessionId).catch((err: unknown) => this.o.logger.warn('refreshing a workspace failed', { session: sessionId, error: String(err) }));
-    });
+    this.refresher.ask(sessionId, delayMs);
   }
 
   /** Reads the status now; announces it if it changed, and that the files may have. */
@@ -194,9 +203,5 @@ export class WorkspaceCore {
     this.didChangeStatus.dispose();
     this.didChangeFiles.dispose();
     this.didSetupOutput.dispose();
-  }
-
-  private refreshKey(sessionId: string): string {
-    return `workspace-refresh:${sessionId}`;
   }
 }
