@@ -423,12 +423,12 @@ export class RowGrouper {
       case 'unreadable':
         this.push({ type: 'unreadable', key: `unreadable-${e.seq}`, storedKind: e.payload.storedKind });
         break;
+      // A turn's checkpoint is what its end line's Restore uses; it is no row of its own.
+      case 'checkpoint':
       case 'session_info':
       case 'available_commands':
       case 'agent_update':
       case 'auth_required':
-      // A turn's checkpoint is what its end line's Restore uses; it is no row of its own.
-      case 'checkpoint':
         break;
     }
   }
