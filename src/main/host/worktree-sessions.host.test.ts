@@ -4,11 +4,12 @@
  * commit, merge (squash, conflicts), rebase, revert and discard, the setup command, folders that
  * are not repositories, an unchecked box, and git missing.
  */
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionViewT } from '../../shared/contract';
 import { snapshotCheckout } from '../test-support/git-repos';
+import { tempDir } from '../test-support/temp-dir';
 import { agentWrites, linkedWorktrees, openSession, readText, startGitHost, type GitHost } from '../test-support/git-host';
 
 let g: GitHost;
@@ -105,6 +106,19 @@ describe('a worktree per session', () => {
     expect(result.error.details?.stderrTail?.join('\n')).toMatch(/CONFLICT/);
   });
 
+  it('a commit the repository\'s pre-commit hook refuses fails in the hook\'s words, committing nothing', async () => {
+    const hook = join(repo, '.git', 'hooks', 'pre-commit');
+    writeFileSync(hook, '#!/bin/sh\necho "lint: cart.ts has a TODO" >&2\nexit 1\n');
+    chmodSync(hook, 0o755);
+    const a = await openSession(g.w, { cwd: repo, worktree: { branch: 'hooked' } });
+    await agentWrites(g.w, a.id, 'src/cart.ts', 'TODO');
+    const head = g.sb.sh(a.cwd, 'rev-parse', 'HEAD');
+    const err = await failure(g.w.call('changes:commit', { sessionId: a.id, message: 'cart' }));
+    expect(err.message).toMatch(/lint: cart\.ts has a TODO/);
+    expect(g.sb.sh(a.cwd, 'rev-parse', 'HEAD')).toBe(head);
+    expect(readText(a.cwd, 'src/cart.ts')).toBe('TODO');
+  });
+
   it('squashes the branch into one commit on the base', async () => {
     const a = await openSession(g.w, { cwd: repo, worktree: { branch: 'squashy' } });
     await agentWrites(g.w, a.id, 'one.txt', 'one');
@@ -179,6 +193,20 @@ describe('a worktree per session', () => {
 });
 
 describe('the New session dialog', () => {
+  it('makes the worktree under the worktree folder setting when one is set', async () => {
+    const root = tempDir('switchboard-worktree-root-');
+    try {
+      await g.w.call('settings:update', { worktreeRoot: root.path });
+      const a = await openSession(g.w, { cwd: repo, worktree: { branch: 'elsewhere' } });
+      expect(a.cwd.startsWith(realpathSync(root.path) + sep)).toBe(true);
+      expect(linkedWorktrees(g.sb, repo)).toEqual([a.cwd]);
+      await g.w.call('sessions:delete', { sessionId: a.id });
+      expect(linkedWorktrees(g.sb, repo)).toEqual([]);
+    } finally {
+      root.cleanup();
+    }
+  });
+
   it('probes a folder: repository, branch, a free suggested branch, the remembered box, the setup command', async () => {
     const id = '0f1e2d3c-0000-4000-8000-000000000000';
     expect(await g.w.call('workspace:probe', { path: join(repo, 'src'), sessionId: id })).toEqual({
