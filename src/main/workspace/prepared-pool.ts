@@ -29,8 +29,13 @@ export class PreparedPool {
   /** Starts preparing a worktree of the repository at `repoDir` under `root`, unless one is there or on its way. */
   prepare(commonDir: string, repoDir: string, root: string): void {
     if (this.entries.has(commonDir)) return;
+    const startedAt = this.o.clock.now();
     const ready = prepareWorktree(this.o.git, { repoDir, root }).then(
-      (prepared) => prepared,
+      (prepared) => {
+        // How long a checkout takes on this disk: what a Start right after choosing the folder waits for.
+        this.o.log.info('prepared a worktree ahead', { repo: repoDir, path: prepared.path, ms: this.o.clock.now() - startedAt });
+        return prepared;
+      },
       (err: unknown) => {
         this.o.log.warn('preparing a worktree ahead failed; the session will make one when it starts', { repo: repoDir, error: String(err) });
         if (this.entries.get(commonDir)?.ready === ready) this.entries.delete(commonDir);
