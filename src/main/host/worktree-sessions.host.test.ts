@@ -74,6 +74,19 @@ describe('a worktree per session', () => {
     expect(readText(b.cwd, 'src/cart.ts')).toBe('export const total = 0.0;');
   });
 
+  it('does not offer Fork for a session in its own worktree, and refuses one asked for, making nothing', async () => {
+    const a = await openSession(g.w, { cwd: repo, worktree: { branch: 'fork-me' } });
+    await agentWrites(g.w, a.id, 'src/cart.ts', 'export const total = 1;');
+    const view = (await g.w.call('sessions:list', {})).find((s) => s.id === a.id)!;
+    expect(view.canFork).toBeUndefined();
+    const before = (await g.w.call('sessions:list', {})).length;
+    const err = await failure(g.w.call('sessions:fork', { sessionId: a.id }));
+    expect(err.code).toBe('unsupported');
+    expect(err.message).toMatch(/own worktree/);
+    expect((await g.w.call('sessions:list', {})).length).toBe(before);
+    expect(linkedWorktrees(g.sb, repo)).toEqual([a.cwd]);
+  });
+
   it('a conflicting merge is reported as a conflict naming the file, and both checkouts are left exactly as they were', async () => {
     const a = await openSession(g.w, { cwd: repo, worktree: { branch: 'a' } });
     const b = await openSession(g.w, { cwd: repo, worktree: { branch: 'b' } });

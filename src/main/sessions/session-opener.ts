@@ -56,6 +56,7 @@ export class SessionOpener {
 
   view(row: SessionRow): SessionViewT {
     const { o } = this.ctx;
+    const workspace = o.workspace.view(row.id);
     // Activity still queued for the store counts: a view pushed in the same tick as a prompt or
     // a permission request already moves the session up.
     const lastActivityAt = Math.max(row.last_activity_at, o.log.pendingActivityAt(row.id) ?? 0);
@@ -81,9 +82,10 @@ export class SessionOpener {
       additionalDirs: additionalDirsOf(row),
       ...(unread ? { unread } : {}),
       ...(row.custom_title ? { renamed: true } : {}),
-      ...o.workspace.view(row.id),
-      // Only an agent session can be forked: an imported copy has none.
-      ...(row.can_fork === 1 && row.acp_session_id !== null && row.read_only === 0 ? { canFork: true } : {}),
+      ...workspace,
+      // Only an agent session can be forked: an imported copy has none; nor (yet) a session in
+      // its own worktree (session-fork.ts says why).
+      ...(row.can_fork === 1 && row.acp_session_id !== null && row.read_only === 0 && workspace.workspace?.kind !== 'worktree' ? { canFork: true } : {}),
       ...(row.forked_from !== null ? { forkedFrom: row.forked_from } : {}),
       ...(row.read_only === 1 ? { readOnly: true } : {}),
     };
