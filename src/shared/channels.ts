@@ -47,6 +47,22 @@ export const commandNameList = [
   'sessions:fork',
   'sessions:export',
   'sessions:import',
+  'workspace:probe',
+  'branches:check',
+  'workspace:status',
+  'changes:list',
+  'changes:diff',
+  'changes:revert',
+  'changes:discard',
+  'changes:commit',
+  'workspace:merge',
+  'workspace:rebase',
+  'checkpoints:restore',
+  'workspace:recreate',
+  'setup:read',
+  'workspace:compare',
+  'repositories:list',
+  'repositories:save',
 ] as const;
 
 export const eventNameList = [
@@ -66,6 +82,9 @@ export const eventNameList = [
   'settings:changed',
   'question:asked',
   'question:resolved',
+  'workspace:status',
+  'workspace:changed',
+  'setup:output',
 ] as const;
 
 export const channelPrefix = 'sb:';
