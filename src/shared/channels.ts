@@ -43,10 +43,6 @@ export const commandNameList = [
   'terminals:read',
   'sessions:configure',
   'search:query',
-  'questions:answer',
-  'sessions:fork',
-  'sessions:export',
-  'sessions:import',
   'workspace:probe',
   'branches:check',
   'workspace:status',
@@ -63,6 +59,10 @@ export const commandNameList = [
   'workspace:compare',
   'repositories:list',
   'repositories:save',
+  'questions:answer',
+  'sessions:fork',
+  'sessions:export',
+  'sessions:import',
 ] as const;
 
 export const eventNameList = [
@@ -80,11 +80,11 @@ export const eventNameList = [
   'session:controls',
   'search:progress',
   'settings:changed',
-  'question:asked',
-  'question:resolved',
   'workspace:status',
   'workspace:changed',
   'setup:output',
+  'question:asked',
+  'question:resolved',
 ] as const;
 
 export const channelPrefix = 'sb:';

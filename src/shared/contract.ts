@@ -9,8 +9,6 @@ import { WireErrorDetails, ErrorCode } from './errors';
 import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './catalogue';
 import { FileMatches, PromptBlocks, PromptCapabilities, SearchFiles } from './prompt';
 import { ControlTarget, SessionControls } from './session-controls';
-import { ElicitationContent, ElicitationQuestion } from './elicitation';
-import { AuthRequest, AvailableCommand, PermissionOption, QuestionAction, SessionEvent, StateReason, TerminalExit, ToolCallView, ToolKind, type PermissionDecider } from './events';
 import {
   BranchCheck,
   ChangesChanged,
@@ -36,6 +34,8 @@ import {
   WorkspaceView,
   WorktreeRequest,
 } from './workspace';
+import { ElicitationContent, ElicitationQuestion } from './elicitation';
+import { AuthRequest, AvailableCommand, PermissionOption, QuestionAction, SessionEvent, StateReason, TerminalExit, ToolCallView, ToolKind, type PermissionDecider } from './events';
 
 export * from './events';
 export * from './catalogue';
@@ -101,16 +101,16 @@ export const SessionView = z.object({
   unread: z.boolean().optional(),
   /** The person named it (`sessions:rename`): the agent's later titles do not replace the name. */
   renamed: z.boolean().optional(),
+  /** Its git worktree or shared repository folder; absent for a folder outside any repository. */
+  workspace: WorkspaceView.optional(),
+  /** Sessions started together on one task (`alsoRunOn`) share it: `workspace:compare` lists them. */
+  groupId: z.string().optional(),
   /** Its agent can fork it (`session/fork`, as its last start said): `Fork` and `Edit and resend` are offered. */
   canFork: z.boolean().optional(),
   /** The session it was forked from (its id; the session may since have been deleted). */
   forkedFrom: z.string().optional(),
   /** Imported from an exported file: a copy with no agent session, never resumed; prompts are refused. */
   readOnly: z.boolean().optional(),
-  /** Its git worktree or shared repository folder; absent for a folder outside any repository. */
-  workspace: WorkspaceView.optional(),
-  /** Sessions started together on one task (`alsoRunOn`) share it: `workspace:compare` lists them. */
-  groupId: z.string().optional(),
 });
 
 export const PermissionView = z.object({

@@ -67,12 +67,6 @@ export const NoticeKind = z.enum([
   'path_refused',
   /** A remembered choice (mode, model, option) was applied to a new session. */
   'default_applied',
-  /** The agent asked a question Switchboard cannot show (a malformed form, a URL that may not be opened): refused with the reason. */
-  'question_refused',
-  /** This session was forked from another (`sessionId` names it); the transcript above is a copy up to that point. */
-  'forked',
-  /** This session was imported from an exported file: a read-only copy with no agent session. */
-  'imported',
   /** The person committed the worktree's changes, merged its branch into the base or rebased it (issue 19). */
   'git_commit',
   'git_merge',
@@ -85,6 +79,12 @@ export const NoticeKind = z.enum([
   'checkpoint_failed',
   /** The setup command of a new worktree was still running when Switchboard stopped. */
   'setup_interrupted',
+  /** The agent asked a question Switchboard cannot show (a malformed form, a URL that may not be opened): refused with the reason. */
+  'question_refused',
+  /** This session was forked from another (`sessionId` names it); the transcript above is a copy up to that point. */
+  'forked',
+  /** This session was imported from an exported file: a read-only copy with no agent session. */
+  'imported',
 ]);
 export type NoticeKind = z.output<typeof NoticeKind>;
 
@@ -309,7 +309,7 @@ export const eventPayloads = {
    * The session's files before a turn (or before an archive removed the worktree), on a private
    * ref: `checkpoints:restore` with `checkpointId` brings them back. `clientMessageId` names the
    * turn it was taken before. `partial`: the agent announced a tool call before the checkpoint
-   * was done, so it may already hold that tool's first changes (see ADR 0022).
+   * was done, so it may already hold that tool's first changes (see ADR 0023).
    */
   checkpoint: z.object({
     checkpointId: z.string(),
