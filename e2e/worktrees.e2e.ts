@@ -235,7 +235,7 @@ test('start-up prunes a worktree whose folder vanished, marks its session, and m
   await host.current.stop();
   rmSync(wt, { recursive: true, force: true });
   await host.restart();
-  expect(linkedWorktrees(repo)).toEqual([]);
+  await expect.poll(() => linkedWorktrees(repo)).toEqual([]);
   await openApp(page, host.url());
   await sidebar(page).getByRole('link').first().click();
   await expect(page.getByLabel('Workspace')).toContainText('the worktree folder is gone');

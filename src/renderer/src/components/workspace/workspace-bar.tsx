@@ -28,7 +28,7 @@ export function WorkspaceBar({ session }: { session: SessionViewT }) {
   const base = status?.baseBranch ?? ws.baseBranch;
   const aheadBehind = status ? workspaceSelectors.aheadBehindText(status) : '';
   return (
-    <div className="workspace-bar" aria-label="Workspace">
+    <div className="workspace-bar" role="group" aria-label="Workspace">
       <span className="workspace-facts">
         {ws.kind === 'worktree' ? 'Worktree' : 'Shared folder'}
         {branch ? (
