@@ -81,17 +81,17 @@ test('two sessions in one repository write the same file differently: each keeps
   await expect(page.getByLabel('Workspace')).toContainText('1 uncommitted');
 
   // Changes: the file, its highlighted diff, Commit prefilled from the prompt, Merge.
-  await page.getByRole('button', { name: 'Changes' }).click();
+  await page.getByRole('button', { name: 'Changes', exact: true }).click();
   const region = changes(page);
   await expect(region.getByRole('list', { name: 'Changed files' })).toContainText('notes.txt');
   await expect(region.getByRole('list', { name: 'Changed files' })).toContainText(/untracked|added/);
-  await region.getByRole('button', { name: 'notes.txt' }).click();
+  await region.getByRole('button', { name: 'notes.txt', exact: true }).click();
   const diff = region.getByRole('figure', { name: 'Diff of notes.txt' });
   await expect(diff).toContainText('+from beta');
   await expect(diff.locator('code.hljs')).toHaveCount(1);
   await expect(region.getByRole('textbox', { name: 'Commit message' })).toHaveValue('/write notes.txt from beta');
   await region.getByRole('textbox', { name: 'Commit message' }).fill('Notes from beta');
-  await region.getByRole('button', { name: 'Commit' }).click();
+  await region.getByRole('button', { name: 'Commit', exact: true }).click();
   await expect(region).toContainText(/Committed [0-9a-f]{7}/);
   await expect(page.getByLabel('Workspace')).toContainText('1 ahead');
   await expect(page.getByLabel('Workspace')).toContainText('clean');
@@ -104,9 +104,9 @@ test('two sessions in one repository write the same file differently: each keeps
   // alpha: the same file, differently: the merge conflicts, names the file, and leaves both as they were.
   await sidebar(page).getByRole('link', { name: /notes\.txt from alpha/ }).click();
   await expect(page.locator('.workspace-branch')).toHaveText('alpha');
-  await page.getByRole('button', { name: 'Changes' }).click();
+  await page.getByRole('button', { name: 'Changes', exact: true }).click();
   await expect(changes(page).getByRole('list', { name: 'Changed files' })).toContainText('notes.txt');
-  await changes(page).getByRole('button', { name: 'Commit' }).click();
+  await changes(page).getByRole('button', { name: 'Commit', exact: true }).click();
   await expect(changes(page)).toContainText(/Committed [0-9a-f]{7}/);
   const mainHead = sb.sh(repo, 'rev-parse', 'HEAD');
   await changes(page).getByRole('button', { name: /^Merge/ }).click();
@@ -200,7 +200,7 @@ test('Compare shows three siblings side by side and merges the one picked', asyn
   await expect(transcript(page)).toContainText('Wrote 9 bytes to answer.txt.');
   for (const wt of linkedWorktrees(repo)) await expect.poll(() => existsSync(join(wt, 'answer.txt'))).toBe(true);
 
-  await page.getByRole('button', { name: 'Compare' }).click();
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
   const compare = page.getByRole('region', { name: 'Compare' });
   const siblings = compare.locator('.compare-sibling');
   await expect(siblings).toHaveCount(3);
@@ -215,10 +215,10 @@ test('Compare shows three siblings side by side and merges the one picked', asyn
   const picked = compare.locator('.compare-sibling.is-current');
   const branch = (await picked.locator('code').first().textContent())!;
   expect(branch).toMatch(/^task-/);
-  await page.getByRole('button', { name: 'Changes' }).click();
-  await changes(page).getByRole('button', { name: 'Commit' }).click();
+  await page.getByRole('button', { name: 'Changes', exact: true }).click();
+  await changes(page).getByRole('button', { name: 'Commit', exact: true }).click();
   await expect(changes(page)).toContainText(/Committed [0-9a-f]{7}/);
-  await page.getByRole('button', { name: 'Changes' }).click();
+  await page.getByRole('button', { name: 'Changes', exact: true }).click();
   await expect(picked).toContainText(/Commits\s*1/);
   await picked.getByRole('button', { name: /^Merge/ }).click();
   await expect(compare).toContainText(`Merged ${branch} into its base`);

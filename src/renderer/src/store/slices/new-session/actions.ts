@@ -50,7 +50,7 @@ export function createNewSessionActions(set: SetState, get: GetState, deps: Stor
 
   const check = async (text: string): Promise<void> => {
     const token = ++checkToken;
-    patch({ folder: text, check: text.trim() ? { state: 'checking' } : { state: 'idle' } });
+    patch({ folder: text, check: text.trim() ? { state: 'checking' } : { state: 'idle' }, workspace: { state: 'idle' } });
     if (!text.trim()) return;
     const res = await api['folders:check']({ path: text });
     if (token !== checkToken || !get().newSession) return;
@@ -75,10 +75,9 @@ export function createNewSessionActions(set: SetState, get: GetState, deps: Stor
     const p = res.value;
     patch({ workspace: { state: 'done', probe: p } });
     if (p.kind !== 'repository') return;
-    if (!d.branchEdited) {
-      patch({ branch: p.suggestedBranch ?? '' });
-      void checkBranch(p.suggestedBranch ?? '');
-    }
+    if (!d.branchEdited) patch({ branch: p.suggestedBranch ?? '' });
+    // A name typed for another repository is checked again against this one.
+    void checkBranch(get().newSession?.branch ?? '');
     if (newSessionSelectors.worktreeOn(get()) && !p.preparing) void prepare(path);
   };
 
