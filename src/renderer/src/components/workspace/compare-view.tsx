@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { CompareEntryT } from '../../../../shared/contract';
 import { formatCost } from '../../lib/usage-format';
 import { useAppStore } from '../../store/context';
@@ -5,6 +6,9 @@ import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { workspaceSelectors } from '../../store/slices/workspace/selectors';
 import { GitFailureNote } from './git-failure-note';
 import { hashFor } from '../../lib/address';
+
+/** How often Compare reads the group again while a sibling's turn runs. */
+const COMPARE_POLL_MS = 1500;
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -69,6 +73,15 @@ export function CompareView() {
   const currentId = useAppStore((s) => s.currentSessionId);
   const close = useAppStore((s) => s.closeCompare);
   const setSquash = useAppStore((s) => s.setCompareSquash);
+  const refresh = useAppStore((s) => s.refreshCompare);
+  // Siblings this window does not watch push no changes: while one runs, compare again now and then.
+  const anyRunning = compare?.result?.sessions.some((e) => e.running) === true;
+  const at = compare?.result;
+  useEffect(() => {
+    if (!anyRunning) return undefined;
+    const timer = setTimeout(() => void refresh(), COMPARE_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [anyRunning, at, refresh]);
   if (!compare) return null;
   const sessions = compare.result?.sessions ?? [];
   return (

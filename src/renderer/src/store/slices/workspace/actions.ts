@@ -47,6 +47,14 @@ export function createWorkspaceActions(set: SetState, get: GetState, deps: Store
   let listAgain = false;
   let diffToken = 0;
   let compareAgain = false;
+  /** The person typed in Commit message: it is no longer prefilled. */
+  let messageEdited = false;
+
+  /** The commit message a turn's prompt suggests: the session's last prompt, if its transcript is loaded here. */
+  const promptOf = (sessionId: string): string => {
+    const t = get().transcript;
+    return t.sessionId === sessionId ? commitMessageFrom(lastUserPrompt(ownEvents(t))) : '';
+  };
 
   const patchChanges = (sessionId: string, change: Partial<ChangesPanel>): void => {
     const c = get().changes;
@@ -92,8 +100,7 @@ export function createWorkspaceActions(set: SetState, get: GetState, deps: Store
 
     openChanges(sessionId) {
       if (get().changes?.sessionId === sessionId) return;
-      const s = get();
-      const prompt = s.transcript.sessionId === sessionId ? lastUserPrompt(ownEvents(s.transcript)) : undefined;
+      messageEdited = false;
       set({
         changes: {
           sessionId,
@@ -105,7 +112,7 @@ export function createWorkspaceActions(set: SetState, get: GetState, deps: Store
           busy: undefined,
           failure: undefined,
           done: undefined,
-          commitMessage: commitMessageFrom(prompt),
+          commitMessage: promptOf(sessionId),
           squash: false,
         },
       });
@@ -128,6 +135,9 @@ export function createWorkspaceActions(set: SetState, get: GetState, deps: Store
       patchChanges(sessionId, { loading: true });
       const res = await api['changes:list']({ sessionId });
       patchChanges(sessionId, res.ok ? { loading: false, list: res.value, listError: undefined } : { loading: false, listError: res.error });
+      // Opened before the transcript had loaded (or before the first prompt): prefill now.
+      const now = get().changes;
+      if (now?.sessionId === sessionId && now.commitMessage === '' && !messageEdited) patchChanges(sessionId, { commitMessage: promptOf(sessionId) });
       const sel = get().changes?.selected;
       if (res.ok && sel && get().changes?.sessionId === sessionId) {
         const still = res.value.files.find((f) => f.path === sel.path);
@@ -159,6 +169,7 @@ export function createWorkspaceActions(set: SetState, get: GetState, deps: Store
     },
 
     setCommitMessage(text) {
+      messageEdited = true;
       const c = get().changes;
       if (c) patchChanges(c.sessionId, { commitMessage: text });
     },

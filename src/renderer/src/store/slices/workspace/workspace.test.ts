@@ -35,6 +35,22 @@ describe('Changes', () => {
     expect(ctx.fake.callsOf('changes:list')).toHaveLength(2);
   });
 
+  it('prefills the commit message once a prompt is known, but never over what the person typed', async () => {
+    const ctx = await worktreeSession();
+    ctx.fake.handle('changes:list', () => ok(list([file('a.ts')])));
+    ctx.store.getState().openChanges(SID);
+    await flush();
+    expect(ctx.store.getState().changes?.commitMessage).toBe('');
+    ctx.store.getState().receiveEvent(ev(1, 'user_message', { text: 'Add a' }));
+    ctx.fake.emit('workspace:changed', { sessionId: SID, at: 2 });
+    await flush();
+    expect(ctx.store.getState().changes?.commitMessage).toBe('Add a');
+    ctx.store.getState().setCommitMessage('');
+    ctx.fake.emit('workspace:changed', { sessionId: SID, at: 3 });
+    await flush();
+    expect(ctx.store.getState().changes?.commitMessage).toBe('');
+  });
+
   it('runs one list at a time, and once more after it when the files changed meanwhile', async () => {
     const ctx = await worktreeSession();
     const first = deferred<Result<ChangesListT>>();
