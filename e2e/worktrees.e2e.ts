@@ -106,6 +106,7 @@ test('two sessions in one repository write the same file differently: each keeps
   await expect(page.locator('.workspace-branch')).toHaveText('alpha');
   await page.getByRole('button', { name: 'Changes', exact: true }).click();
   await expect(changes(page).getByRole('list', { name: 'Changed files' })).toContainText('notes.txt');
+  await changes(page).getByRole('textbox', { name: 'Commit message' }).fill('Notes from alpha');
   await changes(page).getByRole('button', { name: 'Commit', exact: true }).click();
   await expect(changes(page)).toContainText(/Committed [0-9a-f]{7}/);
   const mainHead = sb.sh(repo, 'rev-parse', 'HEAD');
@@ -216,6 +217,8 @@ test('Compare shows three siblings side by side and merges the one picked', asyn
   const branch = (await picked.locator('code').first().textContent())!;
   expect(branch).toMatch(/^task-/);
   await page.getByRole('button', { name: 'Changes', exact: true }).click();
+  await expect(changes(page).getByRole('list', { name: 'Changed files' })).toContainText('answer.txt');
+  await changes(page).getByRole('textbox', { name: 'Commit message' }).fill('The answer');
   await changes(page).getByRole('button', { name: 'Commit', exact: true }).click();
   await expect(changes(page)).toContainText(/Committed [0-9a-f]{7}/);
   await page.getByRole('button', { name: 'Changes', exact: true }).click();
