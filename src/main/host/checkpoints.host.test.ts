@@ -102,6 +102,35 @@ describe('a shared folder', () => {
   });
 });
 
+describe('the person\'s own git state', () => {
+  it('is untouched by a turn\'s checkpoint in a shared folder: index, stash, branch and HEAD stay, and the checkpoint holds the uncommitted files', async () => {
+    const sh = (...args: string[]): string => g.sb.sh(repo, ...args);
+    g.sb.write(repo, { 'staged.txt': 'staged\n', 'notes.txt': 'to stash\n' });
+    sh('add', 'staged.txt');
+    sh('stash', 'push', '-q', '-m', 'mine', '--', 'notes.txt');
+    g.sb.write(repo, { 'src/m0/f0.ts': 'edited, not staged\n', 'loose.txt': 'untracked\n' });
+    const seen = () => ({
+      head: sh('rev-parse', 'HEAD'),
+      branch: sh('symbolic-ref', 'HEAD'),
+      stash: sh('stash', 'list'),
+      staged: sh('diff', '--cached', '--name-status'),
+      unstaged: sh('diff', '--name-status'),
+    });
+    const before = seen();
+    const s = await openSession(g.w, { cwd: repo });
+    const turn = randomUUID();
+    await g.w.call('prompt:send', { sessionId: s.id, clientMessageId: turn, text: '/write other.txt by the agent' });
+    await g.w.waitAnswered(s.id, turn);
+    await checkpointed(g.w, s.id, turn);
+    expect(seen()).toEqual(before);
+    const commit = checkpoints(g.h.stored(s.id))[0]!.payload.commit;
+    expect(sh('show', `${commit}:staged.txt`)).toBe('staged\n');
+    expect(sh('show', `${commit}:src/m0/f0.ts`)).toBe('edited, not staged\n');
+    expect(sh('show', `${commit}:loose.txt`)).toBe('untracked\n');
+    expect(() => sh('show', `${commit}:other.txt`)).toThrow();
+  });
+});
+
 describe('a folder outside any repository', () => {
   it('takes no checkpoints and its turns run as before', async () => {
     const plain = join(g.sb.root, 'plain');
