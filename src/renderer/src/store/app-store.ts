@@ -28,6 +28,10 @@ import { controlsInitialState, type ControlsState } from './slices/controls/init
 import { createControlsActions, type ControlsActions } from './slices/controls/actions';
 import { searchInitialState, type SearchState } from './slices/search/initial-state';
 import { createSearchActions, type SearchActions } from './slices/search/actions';
+import { confirmInitialState, type ConfirmState } from './slices/confirm/initial-state';
+import { createConfirmActions, type ConfirmActions } from './slices/confirm/actions';
+import { workspaceInitialState, type WorkspaceState } from './slices/workspace/initial-state';
+import { createWorkspaceActions, type WorkspaceActions } from './slices/workspace/actions';
 
 export type AppState = SessionsState &
   TranscriptState &
@@ -42,7 +46,9 @@ export type AppState = SessionsState &
   DraftsState &
   TerminalsState &
   ControlsState &
-  SearchState;
+  SearchState &
+  ConfirmState &
+  WorkspaceState;
 type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -56,7 +62,9 @@ type AppActions = SessionsActions &
   DraftsActions &
   TerminalsActions &
   ControlsActions &
-  SearchActions;
+  SearchActions &
+  ConfirmActions &
+  WorkspaceActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -79,6 +87,8 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...terminalsInitialState,
     ...controlsInitialState,
     ...searchInitialState,
+    ...confirmInitialState,
+    ...workspaceInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -93,5 +103,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createTerminalsActions(set, get, deps),
     ...createControlsActions(set, get, deps),
     ...createSearchActions(set, get, deps),
+    ...createConfirmActions(set, get),
+    ...createWorkspaceActions(set, get, deps),
   }));
 }
