@@ -104,6 +104,8 @@ export function TranscriptView() {
     const el = scrollRef.current;
     if (!el) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_PX;
+    // Read by long messages' segments (markdown.tsx): they keep the view in place only when it does not follow.
+    el.dataset.following = String(stick.current);
     // The row at the top is where this session is when the person comes back to it (from the
     // measurements: the rendered items are those of the last render, before this scroll).
     const top = virtualizer.getVirtualItemForOffset(el.scrollTop);
