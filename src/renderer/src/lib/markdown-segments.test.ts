@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { denseMarkdownDocument } from '../../../agents/demo/dense-doc';
 import { MarkdownBlockSplitter } from './markdown-blocks';
 import { BlockSegmenter, estimateHeight, type Segment } from './markdown-segments';
 
 const blocksOf = (text: string): readonly string[] => new MarkdownBlockSplitter().split(text).finished;
 const segmentsOf = (blocks: readonly string[]): readonly Segment[] => new BlockSegmenter().update(blocks);
 
+/** Many small blocks, as a dense answer has: a heading, a paragraph, a list, a fence and a table per section. */
+function denseText(sections: number): string {
+  const parts: string[] = [];
+  for (let n = 1; n <= sections; n++) {
+    parts.push(`### ${n} cache`, `It keeps \`row${n % 7}\` once.`, `- a${n % 3}\n- b`, '```ts\nrow.keep(' + n + ');\n```', `| k | v |\n| - | - |\n| x | ${n % 97} |`);
+  }
+  return `${parts.join('\n\n')}\n`;
+}
+
 describe('BlockSegmenter', () => {
-  const doc = denseMarkdownDocument(40);
+  const doc = denseText(240);
   const blocks = blocksOf(doc);
 
   it('groups every finished block, in order, into segments of a bounded size', () => {

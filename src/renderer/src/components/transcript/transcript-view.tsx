@@ -138,9 +138,12 @@ export function TranscriptView() {
   // The first page lands at the bottom, like any chat; later rows keep it there unless the
   // user scrolled up. The virtualizer follows appends and a growing last row itself; this also
   // covers a row that was replaced (an optimistic prompt by its stored event).
+  // The total size too: a long message's segments (markdown.tsx) change height above the view
+  // when they come near it and are rendered, which must not leave the view behind the end.
+  const total = virtualizer.getTotalSize();
   useEffect(() => {
     if (ready && stick.current && !focusPending && count > 0) virtualizer.scrollToEnd();
-  }, [ready, layout, pending, count, virtualizer, focusPending]);
+  }, [ready, layout, pending, count, virtualizer, focusPending, total]);
 
   const items = virtualizer.getVirtualItems();
   return (
@@ -168,7 +171,7 @@ export function TranscriptView() {
             {creating ? 'Starting the session…' : loadingNewest ? 'Loading…' : 'No messages yet. Type below to start.'}
           </p>
         ) : null}
-        <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
+        <div className="transcript-inner" style={{ height: total }}>
           {items.map((item) => (
             <div
               key={item.key}
