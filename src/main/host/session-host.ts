@@ -313,8 +313,9 @@ export class SessionHost implements HostPort {
     }
     const lock = DataDirLock.acquire(paths.lock);
     const log = options.log ?? createLogger();
-    // Before any agent can start, so it hears of every one (ADR 0012).
-    const watchdog = Watchdog.start({ log: log.child('watchdog'), logFile: join(paths.logs, 'watchdog.log'), script: options.watchdogScript });
+    // Before any agent can start, so it hears of every one (ADR 0012); its process starts with
+    // the first agent, so a host start does not wait on spawning it.
+    const watchdog = Watchdog.start({ log: log.child('watchdog'), logFile: join(paths.logs, 'watchdog.log'), script: options.watchdogScript, onDemand: true });
     try {
       const host = new SessionHost({ ...options, log }, lock, watchdog);
       host.reaper.start();
