@@ -10,11 +10,14 @@ import { newId } from './lib/new-id';
 import { createAppStore } from './store/app-store';
 import { watchAttention, type NotifyTarget } from './store/attention';
 import { applyTheme, rememberedTheme, setTheme } from './lib/theme';
+import { followVisualViewport } from './lib/viewport';
+import { registerServiceWorker } from './pwa/register';
 import { bindApi } from './store/bind-api';
 import { nextAnimationFrame } from './store/frame';
 import { StoreProvider } from './store/context';
 import './styles/app.css';
 import './styles/navigation.css';
+import './styles/adaptive.css';
 
 const LAST_SESSION_KEY = 'switchboard.lastSession';
 
@@ -29,6 +32,7 @@ function localStore(): Storage | undefined {
 
 // Before anything renders: the theme this window last showed, until the host's settings say.
 applyTheme(document.documentElement, rememberedTheme(localStore()));
+followVisualViewport(document.documentElement, window.visualViewport);
 
 // The address says which session this window shows (a tab, a bookmark, a restored window);
 // without one, the last session any window showed. Storage can be unavailable (privacy
@@ -102,6 +106,8 @@ store.subscribe((state, prev) => {
   if (theme !== prev.settings?.theme) setTheme(document.documentElement, localStore(), theme ?? 'system');
 });
 void store.getState().start();
+// A tab of `switchboard serve` can be installed and opens offline to its shell; the desktop app never registers one.
+registerServiceWorker({ desktop: link.desktop, nav: navigator, secure: window.isSecureContext, protocol: window.location.protocol });
 
 const root = document.getElementById('root');
 if (root) {

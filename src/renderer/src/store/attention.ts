@@ -15,6 +15,14 @@ export function attentionCount(sessions: ReadonlyMap<string, SessionViewT>): num
   return n;
 }
 
+let counted: { sessions: ReadonlyMap<string, SessionViewT> | undefined; count: number } = { sessions: undefined, count: 0 };
+
+/** `attentionCount` as a selector: counted again only when the session list changed, not on every streamed chunk. */
+export function waitingCount(s: Pick<AppState, 'sessionsById'>): number {
+  if (counted.sessions !== s.sessionsById) counted = { sessions: s.sessionsById, count: attentionCount(s.sessionsById) };
+  return counted.count;
+}
+
 export function documentTitle(count: number): string {
   return count > 0 ? `(${count}) ${APP_TITLE}` : APP_TITLE;
 }

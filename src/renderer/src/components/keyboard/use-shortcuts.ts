@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { isMac, isTypingTarget, matchShortcut, type ShortcutId } from '../../lib/shortcuts';
+import { FOCUS_NEWEST_EVENT, isMac, isTypingTarget, matchShortcut, type WindowShortcutId } from '../../lib/shortcuts';
 import type { AppStoreApi } from '../../store/app-store';
 
 /** The searchbox another part of the window owns; found by its id, else by its name. */
@@ -26,7 +26,7 @@ function focusElement(el: Element | null): boolean {
 export function useShortcuts(store: AppStoreApi, targets: ShortcutTargets): void {
   useEffect(() => {
     const mac = isMac(navigator.platform || navigator.userAgent);
-    const run: Record<Exclude<ShortcutId, 'newSession' | 'entryMenu'>, (index: number) => boolean> = {
+    const run: Record<WindowShortcutId, (index: number) => boolean> = {
       quickSwitch: () => (targets.openSwitcher(), true),
       showShortcuts: () => (targets.openSheet(), true),
       sessionByNumber: (index) => {
@@ -37,6 +37,12 @@ export function useShortcuts(store: AppStoreApi, targets: ShortcutTargets): void
       nextSession: () => (store.getState().switchBy(1), true),
       previousSession: () => (store.getState().switchBy(-1), true),
       focusComposer: () => focusElement(document.querySelector(MESSAGE_BOX_SELECTOR)),
+      focusTranscript: () => {
+        const log = document.querySelector('[role="log"][aria-label="Transcript"]');
+        log?.dispatchEvent(new Event(FOCUS_NEWEST_EVENT));
+        return log !== null;
+      },
+      answerPermission: () => focusElement(document.querySelector('.permission-stack .permission-options button:not([disabled])')),
       stopTurn: () => {
         const s = store.getState();
         const running = s.currentSessionId !== undefined && s.sessionsById.get(s.currentSessionId)?.running === true;
@@ -50,10 +56,11 @@ export function useShortcuts(store: AppStoreApi, targets: ShortcutTargets): void
     const onKeyDown = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.isComposing) return;
       // A modal dialog (Settings, the switcher, the sheet) owns the keyboard while it is open.
-      if (document.querySelector('[role="dialog"][aria-modal="true"]')) return;
+      if (document.querySelector('dialog[open][data-modal], [aria-modal="true"]')) return;
       const hit = matchShortcut(e, { mac, typing: isTypingTarget(e.target) });
-      if (!hit || hit.shortcut.id === 'newSession' || hit.shortcut.id === 'entryMenu') return;
-      if (run[hit.shortcut.id](hit.chord)) e.preventDefault();
+      // Shortcuts bound elsewhere never match here (see matchShortcut).
+      if (!hit || hit.shortcut.boundElsewhere) return;
+      if (run[hit.shortcut.id as WindowShortcutId](hit.chord)) e.preventDefault();
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);

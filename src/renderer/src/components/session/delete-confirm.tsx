@@ -1,44 +1,40 @@
+import { useId, useRef } from 'react';
 import { useAppStore } from '../../store/context';
+import { ModalDialog } from '../overlay/modal-dialog';
 
 /**
  * Delete asks first: it removes the transcript for good. One dialog, whichever control asked
- * (the header's Delete, an entry's menu, a shortcut); it names the session it is about.
+ * (the header's Delete, an entry's menu, a shortcut); it names the session it is about. Cancel
+ * has the focus, so Enter pressed by habit deletes nothing.
  */
 export function DeleteConfirm() {
   const sessionId = useAppStore((s) => s.deleteAskedFor);
   const title = useAppStore((s) => (s.deleteAskedFor === undefined ? undefined : s.sessionsById.get(s.deleteAskedFor)?.title));
   const cancelDelete = useAppStore((s) => s.cancelDelete);
   const deleteSession = useAppStore((s) => s.deleteSession);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const textId = useId();
   if (sessionId === undefined) return null;
   return (
-    <div
-      role="alertdialog"
-      aria-modal="false"
-      aria-labelledby="delete-confirm-text"
-      className="delete-confirm"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.preventDefault();
-          cancelDelete();
-        }
-      }}
-    >
-      <p id="delete-confirm-text">
+    <ModalDialog role="alertdialog" labelledBy={textId} className="delete-confirm" onClose={cancelDelete} initialFocus={cancel}>
+      <p id={textId}>
         Delete “{title || 'Untitled session'}”, its transcript and its permission records? This cannot be undone.
       </p>
-      <button
-        type="button"
-        className="button-danger"
-        onClick={() => {
-          cancelDelete();
-          void deleteSession(sessionId);
-        }}
-      >
-        Delete for good
-      </button>
-      <button type="button" className="button-secondary" onClick={cancelDelete} autoFocus>
-        Cancel
-      </button>
-    </div>
+      <div className="form-actions">
+        <button
+          type="button"
+          className="button-danger"
+          onClick={() => {
+            cancelDelete();
+            void deleteSession(sessionId);
+          }}
+        >
+          Delete for good
+        </button>
+        <button ref={cancel} type="button" className="button-secondary" onClick={cancelDelete}>
+          Cancel
+        </button>
+      </div>
+    </ModalDialog>
   );
 }

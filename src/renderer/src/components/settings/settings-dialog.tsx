@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import type { SettingsT, WireError } from '../../../../shared/contract';
 import { useAppStore } from '../../store/context';
 import { hostSelectors } from '../../store/slices/host/selectors';
@@ -7,6 +7,7 @@ import { AgentsSection } from './agents-section';
 import { FormError } from './form-error';
 import { THEMES, type ThemeChoice } from '../../lib/theme';
 import { RulesList } from './rules-list';
+import { ModalDialog } from '../overlay/modal-dialog';
 
 type NumberField = 'idleTimeoutMs' | 'reapIntervalMs' | 'permissionTimeoutMs';
 
@@ -67,21 +68,6 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [saved, setSaved] = useState(false);
   const firstField = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
-    // Focus moves into the dialog and back to whatever opened it (the Settings button).
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
-    firstField.current?.focus();
-    return () => opener?.focus();
-  }, []);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      // Not while an IME is composing (Escape cancels the candidate), nor if handled already.
-      if (e.key === 'Escape' && !e.isComposing && !e.defaultPrevented) onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
-
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setSaving(true);
@@ -105,8 +91,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div role="dialog" aria-modal="true" aria-label="Settings" className="settings">
+    <ModalDialog label="Settings" className="settings" onClose={onClose} initialFocus={firstField}>
         <h2>Settings</h2>
         <ThemePicker />
         <form onSubmit={(e) => void onSubmit(e)} noValidate>
@@ -150,7 +135,6 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         </form>
         {session ? <RulesList sessionId={session.id} sessionTitle={session.title} /> : null}
         <AgentsSection />
-      </div>
-    </div>
+    </ModalDialog>
   );
 }
