@@ -8,7 +8,8 @@ import { ErrorBoundary } from './components/app-frame/error-boundary';
 import { addressFor, hashFor, sessionFromHash } from './lib/address';
 import { newId } from './lib/new-id';
 import { createAppStore } from './store/app-store';
-import { watchAttention, type NotifyTarget } from './store/attention';
+import { watchAttention } from './store/attention';
+import { notify, OPEN_SESSION_MESSAGE } from './components/notifications/notify';
 import { applyTheme, rememberedTheme, setTheme } from './lib/theme';
 import { followVisualViewport } from './lib/viewport';
 import { registerServiceWorker } from './pwa/register';
@@ -78,27 +79,21 @@ window.addEventListener('hashchange', () => {
 window.addEventListener('pagehide', () => store.getState().flushDrafts());
 window.addEventListener('beforeunload', () => store.getState().flushDrafts());
 
-function notifyDesktop({ sessionId, title }: NotifyTarget): void {
-  if (typeof Notification === 'undefined' || Notification.permission === 'denied') return;
-  try {
-    // One notification per session: a newer request replaces the older one.
-    const n = new Notification('Permission needed', { body: title, tag: sessionId });
-    n.onclick = () => {
-      window.focus();
-      void store.getState().switchSession(sessionId);
-      n.close();
-    };
-  } catch {
-    /* notifications are a courtesy; never break the window over one */
-  }
-}
+const openSession = (sessionId: string): void => void store.getState().switchSession(sessionId);
+// A notification the service worker showed (a phone's browser) was pressed.
+navigator.serviceWorker?.addEventListener('message', (e: MessageEvent<unknown>) => {
+  const data = e.data as { type?: unknown; sessionId?: unknown } | null;
+  if (data?.type === OPEN_SESSION_MESSAGE && typeof data.sessionId === 'string') openSession(data.sessionId);
+});
 
 watchAttention(store, {
   setTitle: (title) => {
     document.title = title;
   },
   isHidden: () => document.hidden || !document.hasFocus(),
-  notify: link.desktop ? notifyDesktop : undefined,
+  // A browser tab notifies once the person turned notifications on (Settings); never asked at load.
+  notify: (target) =>
+    notify(target, { desktop: link.desktop, openSession, worker: () => navigator.serviceWorker?.getRegistration() ?? Promise.resolve(undefined) }),
 });
 // The host's setting wins, in every window (pushed to all of them when one changes it).
 store.subscribe((state, prev) => {

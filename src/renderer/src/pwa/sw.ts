@@ -14,13 +14,29 @@ interface FetchEvent extends ExtendableEvent {
   readonly request: Request;
   respondWith(response: Promise<Response>): void;
 }
+interface NotificationEvent extends ExtendableEvent {
+  readonly notification: Notification;
+}
+interface WindowClient {
+  focus(): Promise<WindowClient>;
+  postMessage(message: unknown): void;
+}
 interface WorkerScope {
   readonly location: { readonly origin: string };
-  readonly clients: { claim(): Promise<void> };
+  readonly clients: {
+    claim(): Promise<void>;
+    matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<readonly WindowClient[]>;
+    openWindow(url: string): Promise<WindowClient | null>;
+  };
   skipWaiting(): Promise<void>;
   addEventListener(type: 'install' | 'activate', listener: (e: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', listener: (e: FetchEvent) => void): void;
+  addEventListener(type: 'notificationclick', listener: (e: NotificationEvent) => void): void;
 }
+
+/** The page's message for a pressed notification (components/notifications/notify.ts). */
+const OPEN_SESSION_MESSAGE = 'switchboard:open-session';
+const SESSION_ID = /^[0-9a-f-]{36}$/i;
 
 const scope = self as unknown as WorkerScope;
 
@@ -80,4 +96,20 @@ scope.addEventListener('fetch', (e) => {
   if (policy.kind === 'network-first') e.respondWith(networkFirst(e.request, policy.key));
   else if (policy.kind === 'cache-first') e.respondWith(cacheFirst(e.request, policy.key));
   // Anything else is not answered here: the browser fetches it as if there were no worker.
+});
+
+// A notification shown from here (a phone's browser shows them only through a worker) was
+// pressed: the open window shows its session, else a new one opens at it.
+scope.addEventListener('notificationclick', (e) => {
+  e.notification.close();
+  const data = e.notification.data as { sessionId?: unknown } | null;
+  const sessionId = typeof data?.sessionId === 'string' && SESSION_ID.test(data.sessionId) ? data.sessionId : undefined;
+  e.waitUntil(
+    scope.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (windows) => {
+      const open = windows[0];
+      if (!open) return void (await scope.clients.openWindow(sessionId ? `/#/session/${sessionId}` : '/'));
+      if (sessionId) open.postMessage({ type: OPEN_SESSION_MESSAGE, sessionId });
+      await open.focus();
+    }),
+  );
 });

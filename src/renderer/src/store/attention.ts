@@ -30,12 +30,15 @@ export function documentTitle(count: number): string {
 export interface NotifyTarget {
   sessionId: string;
   title: string;
+  /** `needs-you`: a permission request waits; `finished`: the turn of the session being watched ended. */
+  why: 'needs-you' | 'finished';
 }
 
 /**
- * Sessions that deserve a desktop notification between two states: a session not being
- * looked at whose pending count grew, or (while the window is hidden) a new request in the
- * current one. A switch replaces the pending map wholesale, which is not a new request.
+ * Sessions that deserve a notification between two states: a session not being looked at
+ * whose pending count grew, or (while the window is hidden) a new request in the current one,
+ * or the end of the current one's turn. A switch replaces the pending map wholesale, which is
+ * not a new request.
  */
 export function sessionsToNotify(prev: AppState, next: AppState, documentHidden: boolean): NotifyTarget[] {
   const titles: NotifyTarget[] = [];
@@ -44,15 +47,19 @@ export function sessionsToNotify(prev: AppState, next: AppState, documentHidden:
     for (const view of next.sessionsById.values()) {
       if (view.id === next.currentSessionId) continue;
       const before = prev.sessionsById.get(view.id)?.pendingPermissions ?? 0;
-      if (view.pendingPermissions > before) titles.push({ sessionId: view.id, title: view.title });
+      if (view.pendingPermissions > before) titles.push({ sessionId: view.id, title: view.title, why: 'needs-you' });
     }
   }
   const sameView =
     prev.currentSessionId === next.currentSessionId && prev.transcript.token === next.transcript.token;
-  if (documentHidden && sameView && next.pendingPermissions !== prev.pendingPermissions) {
+  const current = next.currentSessionId ? next.sessionsById.get(next.currentSessionId) : undefined;
+  if (documentHidden && sameView && current && next.pendingPermissions !== prev.pendingPermissions) {
     const grew = [...next.pendingPermissions.keys()].some((id) => !prev.pendingPermissions.has(id));
-    const current = next.currentSessionId ? next.sessionsById.get(next.currentSessionId) : undefined;
-    if (grew && current) titles.push({ sessionId: current.id, title: current.title });
+    if (grew) titles.push({ sessionId: current.id, title: current.title, why: 'needs-you' });
+  }
+  // The person left the window while the agent worked: say when it is done.
+  if (documentHidden && sameView && current && prev.sessionsById.get(current.id)?.running === true && !current.running) {
+    titles.push({ sessionId: current.id, title: current.title, why: 'finished' });
   }
   return titles;
 }
@@ -61,7 +68,7 @@ interface AttentionEnv {
   setTitle(title: string): void;
   /** The user is not looking at the window (hidden, or another window has the focus). */
   isHidden(): boolean;
-  /** Undefined outside Electron: a browser tab only updates its title. */
+  /** Undefined: this window only updates its title. */
   notify: ((target: NotifyTarget) => void) | undefined;
 }
 

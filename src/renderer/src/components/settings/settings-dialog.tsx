@@ -8,6 +8,7 @@ import { FormError } from './form-error';
 import { THEMES, type ThemeChoice } from '../../lib/theme';
 import { RulesList } from './rules-list';
 import { ModalDialog } from '../overlay/modal-dialog';
+import { NotificationsSetting } from '../notifications/notifications-setting';
 
 type NumberField = 'idleTimeoutMs' | 'reapIntervalMs' | 'permissionTimeoutMs';
 
@@ -94,6 +95,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
     <ModalDialog label="Settings" className="settings" onClose={onClose} initialFocus={firstField}>
         <h2>Settings</h2>
         <ThemePicker />
+        <NotificationsSetting />
         <form onSubmit={(e) => void onSubmit(e)} noValidate>
           {NUMBER_FIELDS.map((f, i) => (
             <div key={f.key} className="field">
