@@ -24,6 +24,7 @@ import { waitingCount } from './store/attention';
 import { sessionsSelectors } from './store/slices/sessions/selectors';
 
 const SIDEBAR_ID = 'sessions-sidebar';
+const WAITING_ID = 'sessions-waiting';
 
 function EmptyMain() {
   const hasSessions = useAppStore((s) => s.sessionOrder.length > 0);
@@ -32,7 +33,7 @@ function EmptyMain() {
       <p>{hasSessions ? 'No session selected.' : 'Welcome to Switchboard.'}</p>
       <p className="muted">
         {hasSessions
-          ? 'Pick one on the left, or type a message below to start a new one.'
+          ? 'Pick one from the session list, or type a message below to start a new one.'
           : 'Type a message below to start your first session, or choose New session.'}
       </p>
     </div>
@@ -59,10 +60,19 @@ function PhoneBar({ drawerOpen, onOpenDrawer }: { drawerOpen: boolean; onOpenDra
   const openNewSession = useAppStore((s) => s.openNewSession);
   return (
     <>
-      <button type="button" className="button-secondary phone-only" aria-expanded={drawerOpen} aria-controls={SIDEBAR_ID} onClick={onOpenDrawer}>
+      {/* Named Sessions whatever the count; the count of sessions waiting for the person is its description. */}
+      <button
+        type="button"
+        className="button-secondary phone-only"
+        aria-label="Sessions"
+        aria-describedby={waiting > 0 ? WAITING_ID : undefined}
+        aria-expanded={drawerOpen}
+        aria-controls={SIDEBAR_ID}
+        onClick={onOpenDrawer}
+      >
         Sessions
         {waiting > 0 ? (
-          <span className="count-badge">
+          <span className="count-badge" id={WAITING_ID}>
             {' '}
             {waiting}
             <span className="visually-hidden"> waiting for you</span>

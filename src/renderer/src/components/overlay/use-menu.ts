@@ -53,6 +53,8 @@ export function useMenu(menu: RefObject<HTMLElement | null>, { onClose, initial 
     const items = itemsOf(box);
     const at = items.indexOf(document.activeElement as HTMLElement);
     const focus = (i: number) => items[(i + items.length) % items.length]?.focus();
+    // A key that is not a letter ends the word being typed.
+    if (e.key.length !== 1) typed.current.text = '';
     if (e.key === 'ArrowDown') focus(at + 1);
     else if (e.key === 'ArrowUp') focus(at < 0 ? items.length - 1 : at - 1);
     else if (e.key === 'Home') focus(0);

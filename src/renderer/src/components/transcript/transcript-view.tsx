@@ -155,7 +155,7 @@ export function TranscriptView() {
     (from: number, step: 1 | -1) => {
       const s = store.getState();
       const total = s.transcript.rows.count + composerSelectors.pendingForCurrent(s).length;
-      let i = from;
+      let i = Math.min(Math.max(from, 0), total - 1);
       for (; i >= 0 && i < total; i += step) {
         const row = transcriptSelectors.rowAt(s, i);
         if (row && !isBlankRow(row)) break;
