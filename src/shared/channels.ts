@@ -43,6 +43,10 @@ export const commandNameList = [
   'terminals:read',
   'sessions:configure',
   'search:query',
+  'questions:answer',
+  'sessions:fork',
+  'sessions:export',
+  'sessions:import',
 ] as const;
 
 export const eventNameList = [
@@ -60,6 +64,8 @@ export const eventNameList = [
   'session:controls',
   'search:progress',
   'settings:changed',
+  'question:asked',
+  'question:resolved',
 ] as const;
 
 export const channelPrefix = 'sb:';

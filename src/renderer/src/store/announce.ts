@@ -3,9 +3,9 @@ import type { AppState } from './app-store';
 
 /**
  * What a screen reader hears about the session being viewed, between two states of that view.
- * `assertive` interrupts: the agent is waiting for the person (a permission request, and a
- * question from the agent where one exists). `polite` waits its turn: a turn ended, and how;
- * an error that arrived live.
+ * `assertive` interrupts: the agent is waiting for the person (a permission request, "Permission
+ * requested: <title>"; a question, "Question from the agent: <message>"). `polite` waits its
+ * turn: a turn ended, and how; an error that arrived live.
  */
 export interface Announcement {
   polite?: string;
@@ -42,6 +42,11 @@ export function announcementFor(prev: AppState, next: AppState): Announcement | 
   if (next.pendingPermissions !== prev.pendingPermissions) {
     for (const [id, p] of next.pendingPermissions) {
       if (!prev.pendingPermissions.has(id)) urgent.push(`Permission requested: ${p.toolCall.title}`);
+    }
+  }
+  if (next.pendingQuestions !== prev.pendingQuestions) {
+    for (const [id, q] of next.pendingQuestions) {
+      if (!prev.pendingQuestions.has(id)) urgent.push(`Question from the agent: ${q.view.question.message}`);
     }
   }
   const news: string[] = [];

@@ -36,9 +36,9 @@ export interface NotifyTarget {
 
 /**
  * Sessions that deserve a notification between two states: a session not being looked at
- * whose pending count grew, or (while the window is hidden) a new request in the current one,
- * or the end of the current one's turn. A switch replaces the pending map wholesale, which is
- * not a new request.
+ * whose pending count (permissions and questions) grew, or (while the window is hidden) a new
+ * request in the current one, or the end of the current one's turn. A switch replaces the
+ * pending maps wholesale, which is not a new request.
  */
 export function sessionsToNotify(prev: AppState, next: AppState, documentHidden: boolean): NotifyTarget[] {
   const titles: NotifyTarget[] = [];
@@ -46,15 +46,18 @@ export function sessionsToNotify(prev: AppState, next: AppState, documentHidden:
   if (prev.sessionsLoaded && next.sessionsById !== prev.sessionsById) {
     for (const view of next.sessionsById.values()) {
       if (view.id === next.currentSessionId) continue;
-      const before = prev.sessionsById.get(view.id)?.pendingPermissions ?? 0;
-      if (view.pendingPermissions > before) titles.push({ sessionId: view.id, title: view.title, why: 'needs-you' });
+      const was = prev.sessionsById.get(view.id);
+      const before = (was?.pendingPermissions ?? 0) + (was?.pendingQuestions ?? 0);
+      if (view.pendingPermissions + view.pendingQuestions > before) titles.push({ sessionId: view.id, title: view.title, why: 'needs-you' });
     }
   }
   const sameView =
     prev.currentSessionId === next.currentSessionId && prev.transcript.token === next.transcript.token;
   const current = next.currentSessionId ? next.sessionsById.get(next.currentSessionId) : undefined;
-  if (documentHidden && sameView && current && next.pendingPermissions !== prev.pendingPermissions) {
-    const grew = [...next.pendingPermissions.keys()].some((id) => !prev.pendingPermissions.has(id));
+  if (documentHidden && sameView && current && (next.pendingPermissions !== prev.pendingPermissions || next.pendingQuestions !== prev.pendingQuestions)) {
+    const grew =
+      [...next.pendingPermissions.keys()].some((id) => !prev.pendingPermissions.has(id)) ||
+      [...next.pendingQuestions.keys()].some((id) => !prev.pendingQuestions.has(id));
     if (grew) titles.push({ sessionId: current.id, title: current.title, why: 'needs-you' });
   }
   // The person left the window while the agent worked: say when it is done.
@@ -78,6 +81,7 @@ function attentionInputsChanged(prev: AppState, next: AppState): boolean {
     prev.sessionsById !== next.sessionsById ||
     prev.currentSessionId !== next.currentSessionId ||
     prev.pendingPermissions !== next.pendingPermissions ||
+    prev.pendingQuestions !== next.pendingQuestions ||
     prev.transcript.token !== next.transcript.token ||
     prev.sessionsLoaded !== next.sessionsLoaded
   );

@@ -62,6 +62,8 @@ export function SessionHeader() {
   const logOpen = useAppStore((s) => s.agentLog !== undefined && s.agentLog.sessionId === s.currentSessionId);
   const openAgentLog = useAppStore((s) => s.openAgentLog);
   const closeAgentLog = useAppStore((s) => s.closeAgentLog);
+  const forkSession = useAppStore((s) => s.forkSession);
+  const askExport = useAppStore((s) => s.askExport);
   if (!session) {
     // New session was clicked and the host has not answered yet.
     return creating ? (
@@ -79,6 +81,8 @@ export function SessionHeader() {
   // On a phone the actions fold into one menu (the same actions, the same order).
   const actions: MenuItem[] = [
     { id: 'rename', label: 'Rename', onSelect: () => beginRename(session.id) },
+    ...(session.canFork ? [{ id: 'fork', label: 'Fork', onSelect: () => void forkSession(session.id) }] : []),
+    { id: 'export', label: 'Export…', onSelect: () => askExport(session.id) },
     { id: 'log', label: logOpen ? 'Hide agent log' : 'Agent log', onSelect: toggleLog },
     ...(closable ? [{ id: 'close', label: 'Close session', onSelect: () => void closeSession(session.id) }] : []),
     session.archivedAt === undefined
@@ -119,6 +123,14 @@ export function SessionHeader() {
         <div className="session-header-actions">
           <button ref={renameButton} type="button" className="button-secondary" onClick={() => beginRename(session.id)}>
             Rename
+          </button>
+          {session.canFork ? (
+            <button type="button" className="button-secondary" title="A new session with this conversation so far" onClick={() => void forkSession(session.id)}>
+              Fork
+            </button>
+          ) : null}
+          <button type="button" className="button-secondary" onClick={() => askExport(session.id)}>
+            Export…
           </button>
           <button type="button" className="button-secondary" aria-pressed={logOpen} onClick={toggleLog}>
             Agent log

@@ -65,6 +65,32 @@ function useHeldOrder(order: readonly string[]) {
   };
 }
 
+/** `Import session…`: a JSON file an earlier `Export…` wrote, read back as a read-only session. */
+function ImportButton() {
+  const importSession = useAppStore((s) => s.importSession);
+  const picker = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" className="button-secondary" onClick={() => picker.current?.click()}>
+        Import session…
+      </button>
+      <input
+        ref={picker}
+        type="file"
+        accept=".json,application/json"
+        hidden
+        aria-label="Session file to import"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          // The same file can be chosen again after a refusal.
+          e.target.value = '';
+          if (file) void file.text().then((text) => importSession(file.name, text));
+        }}
+      />
+    </>
+  );
+}
+
 export interface SidebarDrawer {
   open: boolean;
   onClose: () => void;
@@ -223,6 +249,7 @@ export function SessionSidebar({
           <button type="button" className="button-secondary" onClick={asDrawer(onOpenSettings)}>
             Settings
           </button>
+          <ImportButton />
         </div>
         <input
           id={FILTER_ID}
