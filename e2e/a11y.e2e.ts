@@ -28,8 +28,12 @@ test.describe('accessibility audit (axe-core, WCAG 2.2 A and AA)', () => {
         // The stylesheet follows the system's scheme (light-dark()); Settings' pinned theme uses the same colours.
         await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
         await state.reach(page, host);
-        const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).disableRules(Object.keys(DISABLED_RULES)).analyze();
-        expect(describe(results.violations), `axe violations in ${state.name}, ${theme}`).toEqual([]);
+        const audit = async (where: string) => {
+          const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).disableRules(Object.keys(DISABLED_RULES)).analyze();
+          expect.soft(describe(results.violations), `axe violations in ${where}, ${theme}`).toEqual([]);
+        };
+        await audit(state.name);
+        await state.each?.(page, (label) => audit(`${state.name}: ${label}`));
       });
     }
   }

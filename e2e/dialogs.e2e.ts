@@ -36,7 +36,7 @@ async function checkDialog(page: Page, opener: Locator, key: string, dialog: Loc
 }
 
 test.describe('dialogs keep the focus and give it back', () => {
-  test('New session, Settings, Switch session, the shortcuts sheet and the Delete confirmation', async ({ page, host }) => {
+  test('New session, Settings, Switch session, the shortcuts sheet, Export and the Delete confirmation', async ({ page, host }) => {
     await openApp(page, host.url());
     await newSession(page);
     await send(page, 'focus me');
@@ -46,6 +46,7 @@ test.describe('dialogs keep the focus and give it back', () => {
     await checkDialog(page, page.getByRole('button', { name: 'Settings' }), 'Enter', page.getByRole('dialog', { name: 'Settings' }));
     await checkDialog(page, messageBox(page), 'Control+k', page.getByRole('dialog', { name: 'Switch session' }));
     await checkDialog(page, page.getByRole('button', { name: 'Keyboard shortcuts' }), 'Enter', page.getByRole('dialog', { name: 'Keyboard shortcuts' }));
+    await checkDialog(page, page.getByRole('button', { name: 'Export…' }), 'Enter', page.getByRole('dialog', { name: 'Export session' }));
     const confirm = page.getByRole('alertdialog');
     await checkDialog(page, page.getByRole('button', { name: 'Delete', exact: true }), 'Enter', confirm);
     // The confirmation opens on Cancel: Enter pressed by habit deletes nothing.

@@ -39,7 +39,7 @@ async function newSessionByKeys(page: Page): Promise<void> {
 }
 
 test.describe('a whole day by keyboard, no pointer', () => {
-  test('start a session, answer a permission, read the transcript, switch, search, rename and archive', async ({ page, context, host }) => {
+  test('start a session, answer a permission and a question, read the transcript, switch, search, rename and archive', async ({ page, context, host }) => {
     test.setTimeout(120_000);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await countPointerEvents(page);
@@ -58,6 +58,18 @@ test.describe('a whole day by keyboard, no pointer', () => {
     await expect(focused(page)).toHaveAccessibleName('Allow once');
     await page.keyboard.press('Enter');
     await expect(transcript(page)).toContainText('Permission outcome: allow_once');
+
+    // A question too: announced at once; the same keys go to its first field, Tab walks its form.
+    await messageBox(page).focus();
+    await typeEnter(page, '/elicit');
+    await expect(assertive(page)).toHaveText(/Question from the agent: A few questions before the demo deploys/);
+    await page.keyboard.press('Control+Shift+A');
+    await expect(focused(page)).toHaveAccessibleName('Project name');
+    const decline = page.getByRole('dialog', { name: 'Deploy the demo' }).getByRole('button', { name: 'Decline' });
+    for (let i = 0; i < 40 && !(await decline.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    await expect(decline).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(transcript(page)).toContainText('You declined the question.');
 
     // The transcript: the newest message, arrows between messages, Enter opens a tool call, C copies code.
     await messageBox(page).focus();

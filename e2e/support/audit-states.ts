@@ -12,6 +12,11 @@ export interface AuditState {
   /** `phone`: a 390×844 window (the layout below 700 px). Default: a 1280×800 desktop window. */
   size?: 'phone';
   reach(page: Page, host: HostFixture): Promise<void>;
+  /**
+   * More states reached from this one, each audited too: `audit(label)` is called once each is
+   * on screen (Settings' sections, one after another).
+   */
+  each?(page: Page, audit: (label: string) => Promise<void>): Promise<void>;
 }
 
 /**
@@ -72,6 +77,40 @@ export const AUDIT_STATES: AuditState[] = [
     },
   },
   {
+    name: 'a question from the agent (a form)',
+    reach: async (page, host) => {
+      await startSession(page, host);
+      await send(page, '/elicit');
+      await expect(page.getByRole('dialog', { name: 'Deploy the demo' })).toBeVisible();
+    },
+  },
+  {
+    name: 'a question from the agent (a page to open)',
+    reach: async (page, host) => {
+      await startSession(page, host);
+      await send(page, '/elicit url');
+      await expect(page.getByRole('dialog', { name: 'The agent asks you to open a page' })).toBeVisible();
+    },
+  },
+  {
+    name: 'a form question answered with mistakes (the reasons beside the fields)',
+    reach: async (page, host) => {
+      await startSession(page, host);
+      await send(page, '/elicit');
+      const form = page.getByRole('dialog', { name: 'Deploy the demo' });
+      await form.getByRole('textbox', { name: 'Email' }).fill('not an email');
+      await form.getByRole('button', { name: 'Submit' }).click();
+      await expect(form.getByText('Must be an email address')).toBeVisible();
+    },
+  },
+  {
+    name: 'the Export dialog',
+    reach: async (page, host) => {
+      await sessionWithHistory(page, host);
+      await openDialog(page, 'Export session', () => page.getByRole('button', { name: 'Export…' }).click());
+    },
+  },
+  {
     name: 'the New session dialog',
     reach: async (page, host) => {
       await openApp(page, host.url());
@@ -84,6 +123,15 @@ export const AUDIT_STATES: AuditState[] = [
       await openApp(page, host.url());
       await newSession(page);
       await openDialog(page, 'Settings', () => page.getByRole('button', { name: 'Settings' }).click());
+    },
+    // Each section of Settings, where it has a list of them at the side.
+    each: async (page, audit) => {
+      const sections = page.getByRole('dialog', { name: 'Settings' }).getByRole('tab');
+      for (let i = 0; i < (await sections.count()); i++) {
+        await sections.nth(i).click();
+        await expect(sections.nth(i)).toHaveAttribute('aria-selected', 'true');
+        await audit(`the section ${await sections.nth(i).innerText()}`);
+      }
     },
   },
   {
@@ -149,6 +197,15 @@ export const AUDIT_STATES: AuditState[] = [
       await startSession(page, host);
       await send(page, '/permission Edit config');
       await expect(page.getByRole('dialog', { name: 'Edit config' })).toBeVisible();
+    },
+  },
+  {
+    name: 'a question from the agent (a form)',
+    size: 'phone',
+    reach: async (page, host) => {
+      await startSession(page, host);
+      await send(page, '/elicit');
+      await expect(page.getByRole('dialog', { name: 'Deploy the demo' })).toBeVisible();
     },
   },
   {

@@ -92,7 +92,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   {
     id: 'answerPermission',
     scope: 'window',
-    description: "Go to the agent's permission request (its first answer)",
+    description: "Go to the agent's permission request or question (its first answer or field)",
     chords: [{ key: 'a', mod: true, shift: true }],
     whileTyping: true,
   },

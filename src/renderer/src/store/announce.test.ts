@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ev, SID, SID2, view } from '../test-support/fake-api';
-import { answer, boundStore, ok, permission, showSession } from '../test-support/store-fixtures';
+import { answer, boundStore, ok, permission, question, showSession } from '../test-support/store-fixtures';
 import { announcementFor } from './announce';
 
 describe('screen reader announcements', () => {
@@ -40,6 +40,21 @@ describe('screen reader announcements', () => {
     fake.emit('session:event', ev(3, 'error', { code: 'agent_exited', message: 'Agent exited' }));
     fake.emit('session:event', ev(4, 'turn_ended', { stopReason: 'error' }));
     expect(said).toEqual(['The agent finished', 'The turn was stopped', 'Error: Agent exited', 'The turn failed']);
+  });
+
+  it('announces a question from the agent in the session on screen at once (assertive), not one elsewhere', async () => {
+    const ctx = boundStore();
+    const { fake, store } = ctx;
+    await showSession(ctx);
+    const said: string[] = [];
+    store.subscribe((next, prev) => {
+      const a = announcementFor(prev, next);
+      if (a?.polite) said.push(`polite: ${a.polite}`);
+      if (a?.assertive) said.push(`assertive: ${a.assertive}`);
+    });
+    fake.emit('question:asked', question('q1', SID2));
+    fake.emit('question:asked', question('q2'));
+    expect(said).toEqual(['assertive: Question from the agent: Who are you?']);
   });
 
   it("does not announce another session's request in this window's live regions (the title counts it)", async () => {

@@ -30,8 +30,8 @@ export function documentTitle(count: number): string {
 export interface NotifyTarget {
   sessionId: string;
   title: string;
-  /** `needs-you`: a permission request waits; `finished`: the turn of the session being watched ended. */
-  why: 'needs-you' | 'finished';
+  /** What waits for the person (a permission request, a question), or `finished`: the turn of the session being watched ended. */
+  why: 'permission' | 'question' | 'finished';
 }
 
 /**
@@ -48,17 +48,18 @@ export function sessionsToNotify(prev: AppState, next: AppState, documentHidden:
       if (view.id === next.currentSessionId) continue;
       const was = prev.sessionsById.get(view.id);
       const before = (was?.pendingPermissions ?? 0) + (was?.pendingQuestions ?? 0);
-      if (view.pendingPermissions + view.pendingQuestions > before) titles.push({ sessionId: view.id, title: view.title, why: 'needs-you' });
+      if (view.pendingPermissions + view.pendingQuestions <= before) continue;
+      const asked = view.pendingQuestions > (was?.pendingQuestions ?? 0);
+      titles.push({ sessionId: view.id, title: view.title, why: asked ? 'question' : 'permission' });
     }
   }
   const sameView =
     prev.currentSessionId === next.currentSessionId && prev.transcript.token === next.transcript.token;
   const current = next.currentSessionId ? next.sessionsById.get(next.currentSessionId) : undefined;
   if (documentHidden && sameView && current && (next.pendingPermissions !== prev.pendingPermissions || next.pendingQuestions !== prev.pendingQuestions)) {
-    const grew =
-      [...next.pendingPermissions.keys()].some((id) => !prev.pendingPermissions.has(id)) ||
-      [...next.pendingQuestions.keys()].some((id) => !prev.pendingQuestions.has(id));
-    if (grew) titles.push({ sessionId: current.id, title: current.title, why: 'needs-you' });
+    const asked = [...next.pendingQuestions.keys()].some((id) => !prev.pendingQuestions.has(id));
+    const requested = [...next.pendingPermissions.keys()].some((id) => !prev.pendingPermissions.has(id));
+    if (asked || requested) titles.push({ sessionId: current.id, title: current.title, why: asked ? 'question' : 'permission' });
   }
   // The person left the window while the agent worked: say when it is done.
   if (documentHidden && sameView && current && prev.sessionsById.get(current.id)?.running === true && !current.running) {

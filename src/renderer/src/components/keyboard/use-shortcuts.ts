@@ -5,6 +5,8 @@ import type { AppStoreApi } from '../../store/app-store';
 /** The searchbox another part of the window owns; found by its id, else by its name. */
 const SEARCH_TRANSCRIPTS_ID = 'search-transcripts';
 const MESSAGE_BOX_SELECTOR = 'textarea[aria-label="Message"]';
+/** A question's first control: its first field, else (a URL question) its first button or link. */
+const QUESTION_FIRST_STOP = 'input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), a[href]';
 
 interface ShortcutTargets {
   openSwitcher(): void;
@@ -42,7 +44,11 @@ export function useShortcuts(store: AppStoreApi, targets: ShortcutTargets): void
         log?.dispatchEvent(new Event(FOCUS_NEWEST_EVENT));
         return log !== null;
       },
-      answerPermission: () => focusElement(document.querySelector('.permission-stack .permission-options button:not([disabled])')),
+      answerPermission: () => {
+        // The oldest request on screen: a permission's first answer, a question's first field.
+        const request = document.querySelector('.permission-stack .permission');
+        return focusElement(request?.querySelector(request.matches('.question') ? QUESTION_FIRST_STOP : '.permission-options button:not([disabled])') ?? null);
+      },
       stopTurn: () => {
         const s = store.getState();
         const running = s.currentSessionId !== undefined && s.sessionsById.get(s.currentSessionId)?.running === true;

@@ -37,10 +37,12 @@ describe('notifications', () => {
   it('says why, names the session and replaces an older one of the same session', () => {
     stubNotification('granted');
     notify({ sessionId: 's1', title: 'Fix the build', why: 'finished' }, env(false));
-    notify({ sessionId: 's1', title: 'Fix the build', why: 'needs-you' }, env(false));
+    notify({ sessionId: 's1', title: 'Fix the build', why: 'permission' }, env(false));
+    notify({ sessionId: 's1', title: 'Fix the build', why: 'question' }, env(false));
     expect(made.map((m) => [m.title, m.options.body, m.options.tag])).toEqual([
       ['The agent finished', 'Fix the build', 's1'],
       ['Permission needed', 'Fix the build', 's1'],
+      ['The agent asks you a question', 'Fix the build', 's1'],
     ]);
   });
 
@@ -53,7 +55,7 @@ describe('notifications', () => {
   it("goes through the service worker where the page may not make one (a phone's browser)", async () => {
     stubNotification('granted', { constructible: false });
     const showNotification = vi.fn(() => Promise.resolve());
-    notify({ sessionId: 's1', title: 'On the phone', why: 'needs-you' }, env(false, vi.fn(() => Promise.resolve({ showNotification } as unknown as undefined))));
+    notify({ sessionId: 's1', title: 'On the phone', why: 'permission' }, env(false, vi.fn(() => Promise.resolve({ showNotification } as unknown as undefined))));
     await vi.waitFor(() => expect(showNotification).toHaveBeenCalledWith('Permission needed', expect.objectContaining({ body: 'On the phone', data: { sessionId: 's1' } })));
   });
 });

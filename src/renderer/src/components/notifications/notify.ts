@@ -1,7 +1,8 @@
 import type { NotifyTarget } from '../../store/attention';
 
 const HEADLINE: Readonly<Record<NotifyTarget['why'], string>> = {
-  'needs-you': 'Permission needed',
+  permission: 'Permission needed',
+  question: 'The agent asks you a question',
   finished: 'The agent finished',
 };
 
