@@ -68,7 +68,7 @@ test.describe('a phone-sized window (390×844, touch)', () => {
     await expect(page.getByRole('button', { name: 'Close session' })).toHaveCount(0);
     await page.getByRole('button', { name: 'Session actions' }).tap();
     const menu = page.getByRole('menu', { name: 'Session actions' });
-    await expect(menu.getByRole('menuitem')).toHaveText(['Rename', 'Agent log', 'Close session', 'Archive', 'Delete…']);
+    await expect(menu.getByRole('menuitem')).toHaveText(['Rename', 'Fork', 'Export…', 'Agent log', 'Close session', 'Archive', 'Delete…']);
     await menu.getByRole('menuitem', { name: 'Rename' }).tap();
     await expect(page.getByRole('textbox', { name: 'Session name' })).toBeFocused();
     await page.keyboard.type('Renamed on the phone');
