@@ -79,7 +79,12 @@ export default defineConfig({
       // Served over the network by `serve` too (an SSH tunnel is slow): ship it small.
       minify: true,
       rolldownOptions: {
-        input: src('renderer/index.html'),
+        // The service worker of the served app is its own entry, at a fixed address (`/sw.js`):
+        // a worker's scope is its folder, and the page registers it by name.
+        input: { index: src('renderer/index.html'), sw: src('renderer/src/pwa/sw.ts') },
+        output: {
+          entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js'),
+        },
       },
     },
   },

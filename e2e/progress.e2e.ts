@@ -27,7 +27,7 @@ test.describe('visible progress and the agent log', () => {
     await expect(stopped).toHaveText('Stopped');
 
     await page.getByRole('button', { name: 'Agent log' }).click();
-    const log = page.getByRole('dialog', { name: 'Agent log' });
+    const log = page.getByRole('region', { name: 'Agent log' });
     await expect(log).toBeVisible();
     // The demo agent prints this line to stderr when it starts.
     await expect(log.getByRole('log', { name: 'Agent output' })).toContainText('demo-agent ready');

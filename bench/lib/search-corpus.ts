@@ -48,7 +48,7 @@ export interface SearchCorpus {
 
 /** The cached corpus of about `bytes`, written first if it is not there (or was left half written). */
 export function searchCorpus(bytes: number, progress: (message: string) => void): SearchCorpus {
-  const dataDir = join(tmpdir(), `switchboard-bench-search-${Math.round(bytes / 1e6)}mb-v1`);
+  const dataDir = join(tmpdir(), `switchboard-bench-search-${Math.round(bytes / 1e6)}mb-v2`);
   const done = join(dataDir, 'corpus-done.json');
   if (existsSync(done)) return { dataDir, ...(JSON.parse(readFileSync(done, 'utf8')) as Omit<SearchCorpus, 'dataDir'>) };
   rmSync(dataDir, { recursive: true, force: true });

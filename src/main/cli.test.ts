@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from './cli';
 import { parseArgs, USAGE, UsageError } from './cli/parse-args';
-import { runCli } from './test-support/serve-process';
+import { runCli, startServe } from './test-support/serve-process';
 import { tempDir } from './test-support/temp-dir';
 import { MAX_TIMER_MS } from './util/clock';
 
@@ -15,7 +15,7 @@ const options = (...args: string[]) => {
 describe('switchboard serve: command line', () => {
   it('uses safe defaults: loopback, a free port, a random token, the platform data dir', () => {
     const o = options();
-    expect(o).toMatchObject({ port: 0, host: '127.0.0.1', logLevel: 'info', settings: {} });
+    expect(o).toMatchObject({ port: 0, host: '127.0.0.1', logLevel: 'info', settings: {}, qr: false });
     expect(o.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(options().token).not.toBe(o.token);
     expect(parseArgs(['serve'], { SWITCHBOARD_DATA_DIR: '/data/here' })).toMatchObject({ options: { dataDir: '/data/here' } });
@@ -25,6 +25,11 @@ describe('switchboard serve: command line', () => {
     expect(
       options('--port', '8080', '--host=0.0.0.0', '--data-dir', '/d', '--token=abcdefgh', '--log-level', 'debug', '--max-sessions-per-broker=3'),
     ).toMatchObject({ port: 8080, host: '0.0.0.0', dataDir: '/d', token: 'abcdefgh', logLevel: 'debug', settings: { maxSessionsPerBroker: 3 } });
+  });
+
+  it('takes --qr as a flag without a value', () => {
+    expect(options('--qr', '--port', '8080')).toMatchObject({ qr: true, port: 8080 });
+    expect(() => serve('--qr=yes')).toThrow('--qr takes no value');
   });
 
   it('asks for help with --help, -h, `help` or nothing at all', () => {
@@ -111,6 +116,24 @@ describe('switchboard: exit codes', () => {
     } finally {
       vi.unstubAllEnvs();
       empty.cleanup();
+    }
+  });
+
+  it('as a real process, --qr prints the ready line first, then a QR code and the tunnel command with the port it got', async () => {
+    const dir = tempDir();
+    const p = startServe(['serve', '--port', '0', '--data-dir', dir.path, '--qr']);
+    try {
+      const page = await p.ready;
+      await vi.waitFor(() => expect(p.stdout()).toContain('ssh -N -L'), { timeout: 10_000 });
+      const out = p.stdout();
+      expect(out.split('\n')[0]).toBe(`Switchboard ready: ${page.toString()}`);
+      expect(out).toMatch(/[▀▄█]{3}/);
+      expect(out).toContain(`ssh -N -L ${page.port}:127.0.0.1:${page.port} `);
+      expect(p.stderr()).not.toContain('WARNING');
+    } finally {
+      p.child.kill('SIGTERM');
+      await p.exited;
+      dir.cleanup();
     }
   });
 

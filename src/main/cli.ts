@@ -9,6 +9,7 @@ import { isAppError } from '../shared/errors';
 import { runDataCommand } from './cli/run-data-command';
 import { exposureWarning } from './cli/exposure';
 import { parseArgs, UsageError, USAGE } from './cli/parse-args';
+import { localFacts, phoneAddress, qrCode, reachNotes } from './cli/reach';
 import { SessionHost } from './host/session-host';
 import { startHeadlessServer } from './transport/ws-server';
 import { createLogger } from './util/log';
@@ -69,6 +70,11 @@ export async function main(argv: string[]): Promise<number> {
   const exposed = exposureWarning(o.host);
   if (exposed) process.stderr.write(`switchboard: ${exposed}\n`);
   process.stdout.write(`Switchboard ready: ${server.url}\n${exposed ? `${exposed}\n` : ''}`);
+  if (o.qr) {
+    // After the ready line (scripts read that one); the code and the notes are for a person.
+    const facts = localFacts(server.url, o.host, server.port);
+    process.stdout.write(`\n${await qrCode(phoneAddress(facts))}\n${reachNotes(facts)}`);
+  }
 
   return new Promise<number>((resolve) => {
     let stopping = false;

@@ -357,6 +357,13 @@ export type EventPayloads = typeof eventPayloads;
 export const EventKind = z.enum(Object.keys(eventPayloads) as [keyof EventPayloads, ...(keyof EventPayloads)[]]);
 export type EventKind = keyof EventPayloads;
 export type PayloadOf<K extends EventKind> = z.output<EventPayloads[K]>;
+
+/**
+ * Kinds the transcript never shows as a row (bookkeeping; a sign-in request has its own panel).
+ * They do not end a message either: chunks of the agent's message on both sides of one are one
+ * message, in the window's bubbles and in search alike.
+ */
+export const UNSHOWN_KINDS: ReadonlySet<string> = new Set<EventKind>(['session_info', 'available_commands', 'agent_update', 'auth_required']);
 /** A kind with its payload, correlated (what the host hands to `EventLog`). */
 export type EventBody = { [K in EventKind]: { kind: K; payload: PayloadOf<K> } }[EventKind];
 

@@ -4,7 +4,7 @@
  * before any byte of the document runs). A unit test keeps the two identical.
  */
 export const RENDERER_CSP =
-  "default-src 'self'; script-src 'self'; connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'";
+  "default-src 'self'; script-src 'self'; connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 /**
  * Only these permission requests are granted, and only to our renderer. Writing the clipboard

@@ -82,6 +82,10 @@ describe('content security policy', () => {
     expect(directives.get('form-action')).toEqual(["'none'"]);
   });
   it('falls back to self for everything else (frames included)', () => expect(directives.get('default-src')).toEqual(["'self'"]));
+  it("takes a service worker and a web app manifest only from the app's own origin", () => {
+    expect(directives.get('worker-src')).toEqual(["'self'"]);
+    expect(directives.get('manifest-src')).toEqual(["'self'"]);
+  });
 });
 
 describe('navigation and new windows', () => {

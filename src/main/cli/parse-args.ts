@@ -12,6 +12,8 @@ export interface ServeOptions {
   token: string;
   settings: Partial<SettingsT>;
   logLevel: LogLevel;
+  /** Print the address as a QR code, with how to reach it from another device. */
+  qr: boolean;
 }
 
 export type Parsed = { command: 'help' } | { command: 'serve'; options: ServeOptions } | DataCommand;
@@ -33,6 +35,8 @@ Options:
   --permission-timeout-ms N deny a permission request nobody can see after N ms (default 300000)
   --max-sessions-per-broker N  sessions sharing one agent process (default 8)
   --log-level LEVEL         debug | info | warn | error (default info); logs go to stderr
+  --qr                      also print the address (token included) as a QR code to scan
+                            with a phone, and an SSH tunnel command to reach it safely
   -h, --help                show this help
 
 ${DATA_USAGE}
@@ -52,6 +56,9 @@ const VALUE_OPTIONS = new Set([
   'max-sessions-per-broker',
   'log-level',
 ]);
+
+/** Options that take no value. */
+const FLAG_OPTIONS = new Set(['qr']);
 
 /** Parses `serve` options; anything unknown or invalid throws a UsageError with a clear message. */
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Parsed {
@@ -74,6 +81,11 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     if (!arg.startsWith('--')) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}`);
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
+    if (FLAG_OPTIONS.has(name)) {
+      if (eq !== -1) throw new UsageError(`--${name} takes no value`);
+      values.set(name, 'true');
+      continue;
+    }
     if (!VALUE_OPTIONS.has(name)) throw new UsageError(`unknown option --${name}`);
     const value = eq === -1 ? args.shift() : arg.slice(eq + 1);
     if (value === undefined || (eq === -1 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
@@ -117,6 +129,6 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   }
   return {
     command: 'serve',
-    options: { port, host, dataDir: dataDir ?? defaultDataDir(env), token, settings, logLevel },
+    options: { port, host, dataDir: dataDir ?? defaultDataDir(env), token, settings, logLevel, qr: values.has('qr') },
   };
 }

@@ -63,6 +63,8 @@ export class EventLog implements Disposable {
   ) {
     this.repo = new EventsRepo(db);
     this.search = new SearchIndex(db);
+    // A message a previous run was still writing when it stopped has ended: index it whole.
+    db.transaction(() => this.search.endOpenMessages())();
     this.writeBatch = db.transaction((events: StoredEvent[]) => {
       const last = new Map<string, { seq: number; at: number }>();
       for (const e of events) {

@@ -1,11 +1,15 @@
 import type { Db } from './db';
 import type { SearchProgressT } from '../../shared/contract';
 import type { SearchIndex } from './search-index';
-import { SEARCHED_KINDS } from './search-text';
+import { UNSHOWN_KINDS } from '../../shared/contract';
+import { MESSAGE_KINDS } from './search-text';
+import type { IndexRow } from './search-index';
 import type { Disposable } from '../util/lifecycle';
 
 /** Events read per batch: one short transaction, so live writes and commands wait little. */
 const BATCH_EVENTS = 2_000;
+/** Rows read at a time when a batch reads on to the beginning of the message at its bottom. */
+const MESSAGE_PAGE = 256;
 
 export interface BackfillOptions {
   db: Db;
@@ -37,13 +41,18 @@ export class SearchBackfill implements Disposable {
   private disposed = false;
 
   constructor(private readonly o: BackfillOptions) {
-    const kinds = SEARCHED_KINDS.map((k) => `'${k}'`).join(', ');
+    // Every shown kind, indexed or not: what ends a message must be seen to group its chunks.
+    const unshown = [...UNSHOWN_KINDS].map((k) => `'${k}'`).join(', ');
     this.stmts = {
       remaining: o.db.prepare(`SELECT COALESCE(SUM(upto_seq), 0) AS n FROM search_backfill`),
       next: o.db.prepare(`SELECT session_id, upto_seq FROM search_backfill ORDER BY last_activity_at DESC, session_id LIMIT 1`),
       events: o.db.prepare(
         `SELECT session_id, seq, kind, payload FROM events
-          WHERE session_id = ? AND seq BETWEEN ? AND ? AND kind IN (${kinds}) ORDER BY seq DESC`,
+          WHERE session_id = ? AND seq BETWEEN ? AND ? AND kind NOT IN (${unshown}) ORDER BY seq DESC`,
+      ),
+      below: o.db.prepare(
+        `SELECT session_id, seq, kind, payload FROM events
+          WHERE session_id = ? AND seq < ? AND kind NOT IN (${unshown}) ORDER BY seq DESC LIMIT ${MESSAGE_PAGE}`,
       ),
       // The seq below which the batch stopped (kinds not indexed are skipped in SQL, so the
       // batch's last seq is not enough to know how far it got).
@@ -60,17 +69,30 @@ export class SearchBackfill implements Disposable {
         this.stmts.finish.run(row.session_id);
         return 0;
       }
-      const rows = this.stmts.events.all(row.session_id, scannedTo, row.upto_seq) as {
-        session_id: string;
-        seq: number;
-        kind: string;
-        payload: string;
-      }[];
+      const rows = this.stmts.events.all(row.session_id, scannedTo, row.upto_seq) as IndexRow[];
+      // A message at the bottom of the batch may have begun below it: read on to its first chunk,
+      // so it is indexed whole and the next batch starts between two messages.
+      const bottom = this.readToMessageStart(rows);
+      const from = Math.min(scannedTo, bottom);
       o.index.addOlder(rows);
-      if (scannedTo <= 1) this.stmts.finish.run(row.session_id);
-      else this.stmts.move.run(scannedTo - 1, row.session_id);
-      return row.upto_seq - scannedTo + 1;
+      if (from <= 1) this.stmts.finish.run(row.session_id);
+      else this.stmts.move.run(from - 1, row.session_id);
+      return row.upto_seq - from + 1;
     });
+  }
+
+  /** Appends to `rows` (newest first) the older chunks of the message they end on; returns the lowest seq now in them. */
+  private readToMessageStart(rows: IndexRow[]): number {
+    let last = rows[rows.length - 1];
+    if (!last || !MESSAGE_KINDS.has(last.kind)) return last?.seq ?? Infinity;
+    const kind = last.kind;
+    for (;;) {
+      const more = this.stmts.below.all(last.session_id, last.seq) as IndexRow[];
+      const end = more.findIndex((r) => r.kind !== kind);
+      rows.push(...(end < 0 ? more : more.slice(0, end)));
+      last = rows[rows.length - 1]!;
+      if (end >= 0 || more.length < MESSAGE_PAGE) return last.seq;
+    }
   }
 
   /** Where it stands now (undefined when there is nothing left to index). */

@@ -66,6 +66,72 @@ describe('transcript search index', () => {
     expect(search('hippopotamus').matches[0]?.hits[0]?.seq).toBe(1);
   });
 
+  it('indexes a message streamed over many stored chunks whole once it ends: the snippet is the message, a phrase across chunks is found', () => {
+    const { log, runTick, search, count } = setup();
+    // One event-loop turn per chunk: three stored rows, as a real agent's stream makes them.
+    for (const chunk of ['Echo:', ' hello', ' there']) {
+      log.append('a', 'agent_message', { text: chunk });
+      runTick();
+    }
+    // While it is being written each chunk is found on its own.
+    expect(search('there').matches[0]?.hits.map((h) => h.seq)).toEqual([3]);
+    log.append('a', 'turn_ended', { stopReason: 'end_turn' });
+    runTick();
+    expect(count('search_index')).toBe(1);
+    expect(count('search_open')).toBe(0);
+    const hit = search('echo').matches[0]?.hits[0];
+    expect(hit?.seq).toBe(1);
+    expect(hit?.snippet.map((p) => p.text).join('')).toBe('Echo: hello there');
+    expect(search('"Echo: hello there"').matches[0]?.hits.map((h) => h.seq)).toEqual([1]);
+    expect(search('"hello there"').matches).toHaveLength(1);
+  });
+
+  it('keeps one message across bookkeeping events between its chunks, and ends it at the next thing shown', () => {
+    const { log, runTick, search, count } = setup();
+    log.append('a', 'agent_thought', { text: 'thinking about ' });
+    runTick();
+    log.append('a', 'agent_thought', { text: 'zebras' });
+    runTick();
+    log.append('a', 'agent_message', { text: 'Striped ' });
+    runTick();
+    log.append('a', 'available_commands', { commands: [] });
+    runTick();
+    log.append('a', 'agent_message', { text: 'horses are zebras.' });
+    runTick();
+    log.append('a', 'tool_call', { toolCallId: 't1', title: 'Look up zebras', status: 'pending' });
+    runTick();
+    log.append('a', 'agent_message', { text: 'Done with zebras' });
+    runTick();
+    // The thought (1-2) whole, the message (3-5) whole, the tool title, and the newest message still open.
+    expect(count('search_index')).toBe(4);
+    expect(search('"thinking about zebras"').matches[0]?.hits.map((h) => [h.seq, h.kind])).toEqual([[1, 'thought']]);
+    expect(search('"striped horses"').matches[0]?.hits.map((h) => [h.seq, h.kind])).toEqual([[3, 'agent']]);
+    // Newest first: the open message, the tool call, the message it ended (the thought is the 4th hit).
+    expect(search('zebras').matches[0]?.hits.map((h) => h.seq)).toEqual([7, 6, 3]);
+  });
+
+  it('indexes whole, at the next start, a message a stopped host left being written', () => {
+    const { store, log, runTick, count } = setup();
+    log.append('a', 'agent_message', { text: 'half of a ' });
+    runTick();
+    log.append('a', 'agent_message', { text: 'sentence' });
+    runTick();
+    expect(count('search_open')).toBe(1);
+    // No turn end was stored (the host was killed): the next host's event log ends the message.
+    const next = new EventLog(store.db, new FakeClock(), () => {}, () => {});
+    expect(count('search_open')).toBe(0);
+    expect(next.search.search('"a sentence"', 5).matches[0]?.hits.map((h) => h.seq)).toEqual([1]);
+  });
+
+  it('forgets the message a deleted session was writing', () => {
+    const { store, log, runTick, count } = setup();
+    log.append('b', 'agent_message', { text: 'never finished' });
+    runTick();
+    store.db.prepare(`DELETE FROM sessions WHERE id = 'b'`).run();
+    expect(count('search_open')).toBe(0);
+    expect(count('search_index')).toBe(0);
+  });
+
   it('stores an event and its index row together: a failed batch leaves neither', () => {
     const { store, log, runTick, errors, count, search } = setup();
     store.db.exec(`CREATE TRIGGER fail_third BEFORE INSERT ON events WHEN NEW.seq = 3 BEGIN SELECT RAISE(ABORT, 'disk full'); END`);

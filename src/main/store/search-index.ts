@@ -1,8 +1,8 @@
 import type { Db } from './db';
-import type { SearchHitT, SessionEventT, SnippetPartT } from '../../shared/contract';
+import { UNSHOWN_KINDS, type SearchHitT, type SessionEventT, type SnippetPartT } from '../../shared/contract';
 import { ftsQuery } from './search-query';
 import { eventFromRow } from './events.repo';
-import { HIT_END, HIT_START, searchableText } from './search-text';
+import { HIT_END, HIT_START, MESSAGE_KINDS, searchableText } from './search-text';
 
 /** Words of context a snippet shows around the hit. */
 const SNIPPET_TOKENS = 16;
@@ -25,11 +25,28 @@ const HIT_KIND: Readonly<Record<string, SearchHitT['kind']>> = {
   tool_call_update: 'tool',
 };
 
+/** A stored row as the index reads it. */
+export interface IndexRow {
+  session_id: string;
+  seq: number;
+  kind: string;
+  payload: string;
+}
+
+/** The message of a session still being written (table `search_open`, migration 0016). */
+interface OpenMessage {
+  kind: string;
+  first_seq: number;
+  last_seq: number;
+}
+
 /**
- * The transcript search index (tables: migration 0007). `add` runs inside `EventLog`'s write
- * transaction, so an event and its index row are stored together or not at all. Rowids of
- * live rows grow with time; the backfill's go below every other (see `addOlder`), so rowid
- * order is newest first.
+ * The transcript search index (tables: migrations 0007 and 0016). One row per prompt, per tool
+ * call title, and per whole message or thought: a message streamed as many stored chunks is
+ * indexed as one text once it ends, so its snippet is the message and a phrase across two chunks
+ * is found. `add` runs inside `EventLog`'s write transaction, so an event and its index rows are
+ * stored together or not at all. Rowids of live rows grow with time (a message ended takes a new
+ * one); the backfill's go below every other (see `addOlder`), so rowid order is newest first.
  */
 export class SearchIndex {
   private readonly stmts;
@@ -40,6 +57,14 @@ export class SearchIndex {
       docWithId: db.prepare(`INSERT INTO search_docs (id, session_id, seq) VALUES (?, ?, ?)`),
       text: db.prepare(`INSERT INTO search_index (rowid, text) VALUES (?, ?)`),
       lowestId: db.prepare(`SELECT MIN(id) AS id FROM search_docs`),
+      open: db.prepare(`SELECT kind, first_seq, last_seq FROM search_open WHERE session_id = ?`),
+      allOpen: db.prepare(`SELECT session_id, kind, first_seq, last_seq FROM search_open`),
+      openStart: db.prepare(`INSERT INTO search_open (session_id, kind, first_seq, last_seq) VALUES (?, ?, ?, ?)`),
+      openGrow: db.prepare(`UPDATE search_open SET last_seq = ? WHERE session_id = ?`),
+      openEnd: db.prepare(`DELETE FROM search_open WHERE session_id = ?`),
+      chunks: db.prepare(`SELECT session_id, seq, kind, payload FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? AND kind = ? ORDER BY seq`),
+      forgetTexts: db.prepare(`DELETE FROM search_index WHERE rowid IN (SELECT id FROM search_docs WHERE session_id = ? AND seq BETWEEN ? AND ?)`),
+      forgetDocs: db.prepare(`DELETE FROM search_docs WHERE session_id = ? AND seq BETWEEN ? AND ?`),
       // The inner query is answered by FTS5 in rowid order: it stops after `limit` hits and
       // computes snippets for those only.
       query: db.prepare(
@@ -53,29 +78,64 @@ export class SearchIndex {
     };
   }
 
-  /** Indexes a live event (call inside the transaction that stores it). */
+  /**
+   * Indexes a live event (call inside the transaction that stores it, after storing it). A chunk
+   * of the agent's message is found on its own at once; the next shown event of the session ends
+   * the message, which is then indexed whole in place of its chunks.
+   */
   add(e: SessionEventT): void {
-    const text = searchableText(e);
-    if (text === undefined) return;
-    const id = this.stmts.doc.run(e.sessionId, e.seq).lastInsertRowid;
-    this.stmts.text.run(id, text);
+    if (UNSHOWN_KINDS.has(e.kind)) return;
+    const open = this.stmts.open.get(e.sessionId) as OpenMessage | undefined;
+    if (open && open.kind === e.kind) {
+      this.insert(e.sessionId, e.seq, searchableText(e));
+      this.stmts.openGrow.run(e.seq, e.sessionId);
+      return;
+    }
+    if (open) this.end(e.sessionId, open);
+    this.insert(e.sessionId, e.seq, searchableText(e));
+    if (MESSAGE_KINDS.has(e.kind)) this.stmts.openStart.run(e.sessionId, e.kind, e.seq, e.seq);
   }
 
   /**
-   * Indexes stored rows older than anything indexed so far, newest first: each takes the next
-   * id below the lowest one. Returns how many had text.
+   * Ends every message left open (a previous run stopped while the agent was writing one): each
+   * is indexed whole. Call once at start-up, before any live event, inside a transaction.
    */
-  addOlder(rows: readonly { session_id: string; seq: number; kind: string; payload: string }[]): number {
+  endOpenMessages(): number {
+    const open = this.stmts.allOpen.all() as (OpenMessage & { session_id: string })[];
+    for (const m of open) this.end(m.session_id, m);
+    return open.length;
+  }
+
+  /**
+   * Indexes stored rows older than anything indexed so far: `rows` are one session's shown events
+   * (`UNSHOWN_KINDS` left out), newest first, ending on a whole message (the caller reads on
+   * until the message at the bottom begins). Each searchable row, and each message as a whole,
+   * takes the next id below the lowest one. Returns how many index rows it added.
+   */
+  addOlder(rows: readonly IndexRow[]): number {
     let next = Math.min(0, (this.stmts.lowestId.get() as { id: number | null }).id ?? 0) - 1;
     let added = 0;
-    for (const r of rows) {
-      // Read as the transcript reads it: one definition of what a row says (an unreadable row has no text).
-      const text = searchableText(eventFromRow({ ...r, at: 0 }));
-      if (text === undefined) continue;
-      this.stmts.docWithId.run(next, r.session_id, r.seq);
+    const put = (sessionId: string, seq: number, text: string | undefined): void => {
+      if (text === undefined) return;
+      this.stmts.docWithId.run(next, sessionId, seq);
       this.stmts.text.run(next, text);
       next--;
       added++;
+    };
+    for (let i = 0; i < rows.length; ) {
+      const r = rows[i]!;
+      if (!MESSAGE_KINDS.has(r.kind)) {
+        put(r.session_id, r.seq, rowText(r));
+        i++;
+        continue;
+      }
+      // Rows are newest first: the message runs down to the last row of its kind in a row.
+      let j = i;
+      while (j + 1 < rows.length && rows[j + 1]!.kind === r.kind) j++;
+      const parts: string[] = [];
+      for (let k = j; k >= i; k--) parts.push(chunkText(rows[k]!));
+      put(r.session_id, rows[j]!.seq, messageText(parts));
+      i = j + 1;
     }
     return added;
   }
@@ -110,6 +170,39 @@ export class SearchIndex {
     }
     return { matches: [...bySession.values()], truncated };
   }
+
+  private insert(sessionId: string, seq: number, text: string | undefined): void {
+    if (text === undefined) return;
+    const id = this.stmts.doc.run(sessionId, seq).lastInsertRowid;
+    this.stmts.text.run(id, text);
+  }
+
+  /** A message ended: its chunks' rows give way to one row of its whole text, under its first seq. */
+  private end(sessionId: string, m: OpenMessage): void {
+    this.stmts.openEnd.run(sessionId);
+    // One chunk is already indexed as it is.
+    if (m.first_seq === m.last_seq) return;
+    const chunks = this.stmts.chunks.all(sessionId, m.first_seq, m.last_seq, m.kind) as IndexRow[];
+    this.stmts.forgetTexts.run(sessionId, m.first_seq, m.last_seq);
+    this.stmts.forgetDocs.run(sessionId, m.first_seq, m.last_seq);
+    this.insert(sessionId, m.first_seq, messageText(chunks.map(chunkText)));
+  }
+}
+
+/** A stored row's searchable text, read as the transcript reads it (an unreadable row has none). */
+function rowText(r: IndexRow): string | undefined {
+  return searchableText(eventFromRow({ ...r, at: 0 }));
+}
+
+/** A chunk's raw text (white space kept: the chunks join into the message as the agent sent it). */
+function chunkText(r: IndexRow): string {
+  const e = eventFromRow({ ...r, at: 0 });
+  return e.kind === 'agent_message' || e.kind === 'agent_thought' ? e.payload.text : '';
+}
+
+/** The searchable text of a whole message from its chunks, or undefined when it says nothing. */
+function messageText(parts: readonly string[]): string | undefined {
+  return searchableText({ sessionId: '', seq: 0, at: 0, kind: 'agent_message', payload: { text: parts.join('') } });
 }
 
 /** FTS5's snippet with our markers, as plain-text parts. */

@@ -9,6 +9,13 @@ import type { SessionEventT } from '../../shared/contract';
  */
 export const SEARCHED_KINDS = ['user_message', 'agent_message', 'agent_thought', 'tool_call', 'tool_call_update'] as const;
 
+/**
+ * Kinds stored as chunks of one message: a message is indexed whole, as one row, once the next
+ * shown event ends it (the same run the window draws as one bubble: `UNSHOWN_KINDS` between
+ * chunks do not end it). Until then each chunk is found on its own.
+ */
+export const MESSAGE_KINDS: ReadonlySet<string> = new Set(['agent_message', 'agent_thought']);
+
 /** Snippet markers: control characters no text we index keeps (see `searchableText`). */
 export const HIT_START = '\u0002';
 export const HIT_END = '\u0003';

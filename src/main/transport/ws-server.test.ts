@@ -25,6 +25,11 @@ async function start(): Promise<{ base: string; port: number }> {
   mkdirSync(join(renderer, 'assets'), { recursive: true });
   writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>Switchboard</title>');
   writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1)');
+  mkdirSync(join(renderer, 'icons'), { recursive: true });
+  writeFileSync(join(renderer, 'manifest.webmanifest'), '{"name":"Switchboard"}');
+  writeFileSync(join(renderer, 'sw.js'), 'self.addEventListener("fetch", () => {})');
+  writeFileSync(join(renderer, 'icons', 'icon-192.png'), 'png');
+  writeFileSync(join(renderer, 'icons', 'icon.svg'), '<svg/>');
   writeFileSync(join(h.dataDir, 'secret.txt'), 'do not serve');
   server = await startHeadlessServer({ host: h.host, rendererDir: renderer, hostname: '127.0.0.1', port: 0, token: TOKEN, log: silentLogger });
   return { base: `http://127.0.0.1:${server.port}`, port: server.port };
@@ -77,6 +82,33 @@ describe('the headless server', () => {
     expect(cookie).toContain('switchboard_token=');
     expect((await get(`${base}/assets/app.js`)).status).toBe(401);
     expect((await get(`${base}/assets/app.js`, { cookie })).status).toBe(200);
+  });
+
+  it('serves what installing the app needs (manifest, icons, service worker) without the token, with their types, and nothing else', async () => {
+    const { base } = await start();
+    const manifest = await get(`${base}/manifest.webmanifest`);
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    const worker = await get(`${base}/sw.js`);
+    expect(worker.status).toBe(200);
+    expect(worker.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    // A new build's worker is picked up at once, never kept for a year like hashed files.
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    expect((await get(`${base}/icons/icon-192.png`)).headers['content-type']).toBe('image/png');
+    expect((await get(`${base}/icons/icon.svg`)).headers['content-type']).toBe('image/svg+xml');
+    // The page, its scripts and anything else still need the token; so do tricks on the public names.
+    for (const path of ['/', '/index.html', '/assets/app.js', '/icons/../index.html', '/icons/%2e%2e/index.html', '/sw.js/..', '/icons/']) {
+      expect((await get(`${base}${path}`)).status, path).toBe(401);
+    }
+  });
+
+  it('sends a CSP that lets the page load its own worker and manifest only', async () => {
+    const { base } = await start();
+    const csp = String((await get(`${base}/?token=${TOKEN}`)).headers['content-security-policy']);
+    expect(csp).toContain("worker-src 'self'");
+    expect(csp).toContain("manifest-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
   });
 
   it('never serves a file outside the built window', async () => {

@@ -6,7 +6,7 @@ import { WsRequest } from '../../shared/contract';
 import type { z } from 'zod';
 import type { HostPort } from '../host/host-port';
 import type { Logger } from '../util/log';
-import { readStatic } from './static-files';
+import { cacheControlFor, isPublicFile, readStatic } from './static-files';
 import { WindowSender } from './window-sender';
 
 export interface HeadlessServerOptions {
@@ -27,7 +27,8 @@ export interface HeadlessServer {
 }
 
 const COOKIE = 'switchboard_token';
-const CSP = "default-src 'self'; connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src 'self'; manifest-src 'self'; frame-ancestors 'none'";
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 function parseUrl(raw: string | undefined): URL | undefined {
@@ -115,7 +116,7 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     res.setHeader('Referrer-Policy', 'no-referrer');
     if (!hostAllowed(req)) return void res.writeHead(421).end('Misdirected request');
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405).end();
-    if (!sameToken(tokenOf(req, url), o.token)) {
+    if (!isPublicFile(url.pathname) && !sameToken(tokenOf(req, url), o.token)) {
       res.writeHead(401, { 'Content-Type': 'text/plain; charset=utf-8' });
       return void res.end('Switchboard: open the address printed by `switchboard serve` (it carries ?token=…).\n');
     }
@@ -124,7 +125,7 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     const isPage = file.type.startsWith('text/html');
     res.writeHead(200, {
       'Content-Type': file.type,
-      'Cache-Control': isPage ? 'no-store' : 'private, max-age=31536000, immutable',
+      'Cache-Control': cacheControlFor(url.pathname, isPage),
       ...(isPage
         ? { 'Content-Security-Policy': CSP, 'Set-Cookie': `${COOKIE}=${encodeURIComponent(o.token)}; HttpOnly; SameSite=Strict; Path=/` }
         : {}),

@@ -26,6 +26,12 @@ import { NewSessionShortcut } from './components/new-session/new-session-shortcu
 import { SearchBox } from './components/search/search-box';
 import { TranscriptView } from './components/transcript/transcript-view';
 import { useAppStore, useStoreApi } from './store/context';
+import { useNarrow } from './components/app-frame/use-narrow';
+import { waitingCount } from './store/attention';
+import { sessionsSelectors } from './store/slices/sessions/selectors';
+
+const SIDEBAR_ID = 'sessions-sidebar';
+const WAITING_ID = 'sessions-waiting';
 
 function EmptyMain() {
   const hasSessions = useAppStore((s) => s.sessionOrder.length > 0);
@@ -34,7 +40,7 @@ function EmptyMain() {
       <p>{hasSessions ? 'No session selected.' : 'Welcome to Switchboard.'}</p>
       <p className="muted">
         {hasSessions
-          ? 'Pick one on the left, or type a message below to start a new one.'
+          ? 'Pick one from the session list, or type a message below to start a new one.'
           : 'Type a message below to start your first session, or choose New session.'}
       </p>
     </div>
@@ -59,9 +65,47 @@ function SessionPane({ sessionId }: { sessionId: string }) {
   );
 }
 
+/** The phone layout's top bar: the Sessions drawer's button and New session (the sidebar holds both on a desktop). */
+function PhoneBar({ drawerOpen, onOpenDrawer }: { drawerOpen: boolean; onOpenDrawer: () => void }) {
+  const waiting = useAppStore(waitingCount);
+  const creating = useAppStore(sessionsSelectors.isCreating);
+  const openNewSession = useAppStore((s) => s.openNewSession);
+  return (
+    <>
+      {/* Named Sessions whatever the count; the count of sessions waiting for the person is its description. */}
+      <button
+        type="button"
+        className="button-secondary phone-only"
+        aria-label="Sessions"
+        aria-describedby={waiting > 0 ? WAITING_ID : undefined}
+        aria-expanded={drawerOpen}
+        aria-controls={SIDEBAR_ID}
+        onClick={onOpenDrawer}
+      >
+        Sessions
+        {waiting > 0 ? (
+          <span className="count-badge" id={WAITING_ID}>
+            {' '}
+            {waiting}
+            <span className="visually-hidden"> waiting for you</span>
+          </span>
+        ) : null}
+      </button>
+      <button type="button" className="button-primary phone-only" aria-label="New session" disabled={creating} onClick={openNewSession}>
+        New
+      </button>
+    </>
+  );
+}
+
 export function App() {
   const currentSessionId = useAppStore((s) => s.currentSessionId);
   const booted = useAppStore((s) => s.booted);
+  const narrow = useNarrow();
+  const [drawer, setDrawer] = useState(false);
+  const drawerOpen = narrow && drawer;
+  const closeDrawer = useCallback(() => setDrawer(false), []);
+  const openDrawer = useCallback(() => setDrawer(true), []);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const openSettings = useCallback(() => setSettingsOpen(true), []);
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
@@ -73,13 +117,20 @@ export function App() {
   return (
     <div className="app">
       <ConnectionBanner />
-      <header className="top-bar">
+      <header className="top-bar" inert={drawerOpen}>
+        <PhoneBar drawerOpen={drawerOpen} onOpenDrawer={openDrawer} />
         <SearchBox />
       </header>
       <StorageBanner />
       <div className="app-body">
-        <SessionSidebar onOpenSettings={openSettings} onOpenShortcuts={openShortcuts} />
-        <main className="main">
+        <SessionSidebar
+          id={SIDEBAR_ID}
+          onOpenSettings={openSettings}
+          onOpenShortcuts={openShortcuts}
+          drawer={narrow ? { open: drawerOpen, onClose: closeDrawer } : undefined}
+        />
+        {drawerOpen ? <div className="drawer-scrim" aria-hidden="true" onClick={closeDrawer} /> : null}
+        <main className="main" inert={drawerOpen}>
           {/* A failure inside one session's view leaves the sidebar working; keyed so switching resets it. */}
           <ErrorBoundary key={currentSessionId ?? 'none'} what="this session">
             {currentSessionId ? (

@@ -9,14 +9,18 @@ import { addressFor, hashFor, sessionFromHash } from './lib/address';
 import { newId } from './lib/new-id';
 import { downloadText } from './lib/download';
 import { createAppStore } from './store/app-store';
-import { watchAttention, type NotifyTarget } from './store/attention';
+import { watchAttention } from './store/attention';
+import { notify, OPEN_SESSION_MESSAGE } from './components/notifications/notify';
 import { applyTheme, rememberedTheme, setTheme } from './lib/theme';
+import { followVisualViewport } from './lib/viewport';
+import { registerServiceWorker } from './pwa/register';
 import { bindApi } from './store/bind-api';
 import { nextAnimationFrame } from './store/frame';
 import { StoreProvider } from './store/context';
 import './styles/app.css';
 import './styles/navigation.css';
 import './styles/workspace.css';
+import './styles/adaptive.css';
 
 const LAST_SESSION_KEY = 'switchboard.lastSession';
 
@@ -31,6 +35,7 @@ function localStore(): Storage | undefined {
 
 // Before anything renders: the theme this window last showed, until the host's settings say.
 applyTheme(document.documentElement, rememberedTheme(localStore()));
+followVisualViewport(document.documentElement, window.visualViewport);
 
 // The address says which session this window shows (a tab, a bookmark, a restored window);
 // without one, the last session any window showed. Storage can be unavailable (privacy
@@ -77,27 +82,21 @@ window.addEventListener('hashchange', () => {
 window.addEventListener('pagehide', () => store.getState().flushDrafts());
 window.addEventListener('beforeunload', () => store.getState().flushDrafts());
 
-function notifyDesktop({ sessionId, title }: NotifyTarget): void {
-  if (typeof Notification === 'undefined' || Notification.permission === 'denied') return;
-  try {
-    // One notification per session: a newer request replaces the older one.
-    const n = new Notification('Permission needed', { body: title, tag: sessionId });
-    n.onclick = () => {
-      window.focus();
-      void store.getState().switchSession(sessionId);
-      n.close();
-    };
-  } catch {
-    /* notifications are a courtesy; never break the window over one */
-  }
-}
+const openSession = (sessionId: string): void => void store.getState().switchSession(sessionId);
+// A notification the service worker showed (a phone's browser) was pressed.
+navigator.serviceWorker?.addEventListener('message', (e: MessageEvent<unknown>) => {
+  const data = e.data as { type?: unknown; sessionId?: unknown } | null;
+  if (data?.type === OPEN_SESSION_MESSAGE && typeof data.sessionId === 'string') openSession(data.sessionId);
+});
 
 watchAttention(store, {
   setTitle: (title) => {
     document.title = title;
   },
   isHidden: () => document.hidden || !document.hasFocus(),
-  notify: link.desktop ? notifyDesktop : undefined,
+  // A browser tab notifies once the person turned notifications on (Settings); never asked at load.
+  notify: (target) =>
+    notify(target, { desktop: link.desktop, openSession, worker: () => navigator.serviceWorker?.getRegistration() ?? Promise.resolve(undefined) }),
 });
 // The host's setting wins, in every window (pushed to all of them when one changes it).
 store.subscribe((state, prev) => {
@@ -105,6 +104,8 @@ store.subscribe((state, prev) => {
   if (theme !== prev.settings?.theme) setTheme(document.documentElement, localStore(), theme ?? 'system');
 });
 void store.getState().start();
+// A tab of `switchboard serve` can be installed and opens offline to its shell; the desktop app never registers one.
+registerServiceWorker({ desktop: link.desktop, nav: navigator, secure: window.isSecureContext, protocol: window.location.protocol });
 
 const root = document.getElementById('root');
 if (root) {

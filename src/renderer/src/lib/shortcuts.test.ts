@@ -12,7 +12,8 @@ describe('the shortcut table', () => {
     expect(SHORTCUTS.map((s) => s.id)).toEqual(
       expect.arrayContaining(['newSession', 'quickSwitch', 'sessionByNumber', 'nextSession', 'previousSession', 'focusComposer', 'stopTurn', 'searchTranscripts', 'showShortcuts']),
     );
-    const chords = SHORTCUTS.flatMap((s) => describeKeys(s, false).map((k) => `${k}`));
+    // Within one scope a chord means one thing (↑ moves in the transcript and in a menu alike).
+    const chords = SHORTCUTS.flatMap((s) => describeKeys(s, false).map((k) => `${s.scope} ${k}`));
     expect(new Set(chords).size).toBe(chords.length);
   });
 
@@ -49,6 +50,18 @@ describe('the shortcut table', () => {
     expect(isShortcut('entryMenu', key('F10', { shiftKey: true }), false)).toBe(true);
     expect(isShortcut('entryMenu', key('ContextMenu'), false)).toBe(true);
     expect(isShortcut('entryMenu', key('F10'), false)).toBe(false);
+  });
+
+  it('goes to the transcript and to a permission request from anywhere, even while typing', () => {
+    expect(hit(key('H', { ctrlKey: true, shiftKey: true }), { typing: true })).toBe('focusTranscript');
+    expect(hit(key('A', { metaKey: true, shiftKey: true }), { mac: true, typing: true })).toBe('answerPermission');
+    expect(hit(key('a', { ctrlKey: true }), { typing: true })).toBeUndefined();
+  });
+
+  it("lists the transcript's, the list's and the menus' own keys without taking them from the window", () => {
+    for (const k of ['ArrowUp', 'ArrowDown', 'Home', 'End', 'Enter', 'c', 'Escape']) expect(hit(key(k))).toBeUndefined();
+    const transcript = SHORTCUTS.filter((s) => s.scope === 'transcript').map((s) => describeKeys(s, false));
+    expect(transcript).toEqual([['↑', '↓'], ['Home', 'End'], ['Enter'], ['C']]);
   });
 
   it('spells the keys for the sheet per platform', () => {

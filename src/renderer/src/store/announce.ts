@@ -1,30 +1,55 @@
+import type { EventOf, TurnStopReason } from '../../../shared/contract';
 import type { AppState } from './app-store';
 
 /**
- * What a screen reader should hear, politely, between two states of the same view: a new
- * permission request ("Permission requested: <title>"), a question from the agent ("Question
- * from the agent: <message>") or an error that arrived live while
- * the session is shown. Loading a session (another token, a page, a switch answer's pending
- * requests) is not news, so historical errors are never announced.
+ * What a screen reader hears about the session being viewed, between two states of that view.
+ * `assertive` interrupts: the agent is waiting for the person (a permission request, "Permission
+ * requested: <title>"; a question, "Question from the agent: <message>"). `polite` waits its
+ * turn: a turn ended, and how; an error that arrived live.
  */
-export function announcementFor(prev: AppState, next: AppState): string | undefined {
+export interface Announcement {
+  polite?: string;
+  assertive?: string;
+}
+
+/** How a turn ended, in words: the stop reason the agent (or the host) recorded. */
+const TURN_ENDED: Readonly<Record<TurnStopReason, string>> = {
+  end_turn: 'The agent finished',
+  cancelled: 'The turn was stopped',
+  error: 'The turn failed',
+  max_tokens: 'The turn stopped: the agent reached its token limit',
+  max_turn_requests: 'The turn stopped: the agent reached its request limit',
+  refusal: 'The agent refused to continue',
+};
+
+export function turnEndedWords(payload: EventOf<'turn_ended'>['payload']): string {
+  return TURN_ENDED[payload.stopReason];
+}
+
+/**
+ * The announcements between two states of the same view. Loading a session (another token, a
+ * page, a switch answer's pending requests) is not news, so history is never announced: only
+ * events past the previous last seq and requests that were not pending before.
+ */
+export function announcementFor(prev: AppState, next: AppState): Announcement | undefined {
   const sameView =
     prev.currentSessionId === next.currentSessionId &&
     prev.transcript.token === next.transcript.token &&
     prev.transcript.loaded &&
     next.transcript.loaded;
   if (!sameView) return undefined;
-  const parts: string[] = [];
+  const urgent: string[] = [];
   if (next.pendingPermissions !== prev.pendingPermissions) {
     for (const [id, p] of next.pendingPermissions) {
-      if (!prev.pendingPermissions.has(id)) parts.push(`Permission requested: ${p.toolCall.title}`);
+      if (!prev.pendingPermissions.has(id)) urgent.push(`Permission requested: ${p.toolCall.title}`);
     }
   }
   if (next.pendingQuestions !== prev.pendingQuestions) {
     for (const [id, q] of next.pendingQuestions) {
-      if (!prev.pendingQuestions.has(id)) parts.push(`Question from the agent: ${q.view.question.message}`);
+      if (!prev.pendingQuestions.has(id)) urgent.push(`Question from the agent: ${q.view.question.message}`);
     }
   }
+  const news: string[] = [];
   // New live events are the seqs past the previous lastSeq (an older page or an eviction moves
   // only oldestSeq). Go by seq, not by array: live appends reuse the same array.
   const before = prev.transcript;
@@ -32,8 +57,13 @@ export function announcementFor(prev: AppState, next: AppState): string | undefi
   if (after.oldestSeq !== undefined && after.lastSeq > before.lastSeq) {
     for (let seq = Math.max(before.lastSeq + 1, after.oldestSeq); seq <= after.lastSeq; seq++) {
       const e = after.events[seq - after.oldestSeq];
-      if (e?.kind === 'error') parts.push(`Error: ${e.payload.message || 'The agent reported an error'}`);
+      if (e?.kind === 'error') news.push(`Error: ${e.payload.message || 'The agent reported an error'}`);
+      else if (e?.kind === 'turn_ended') news.push(turnEndedWords(e.payload));
     }
   }
-  return parts.length > 0 ? parts.join('. ') : undefined;
+  if (urgent.length === 0 && news.length === 0) return undefined;
+  return {
+    ...(news.length > 0 ? { polite: news.join('. ') } : {}),
+    ...(urgent.length > 0 ? { assertive: urgent.join('. ') } : {}),
+  };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeApi, SID, SID2, testDeps, view } from '../test-support/fake-api';
-import { boundStore } from '../test-support/store-fixtures';
+import { boundStore, question } from '../test-support/store-fixtures';
 import { createAppStore, type AppState } from './app-store';
 import { attentionCount, documentTitle, sessionsToNotify, watchAttention } from './attention';
 
@@ -50,13 +50,31 @@ describe('attention', () => {
     const store = createAppStore(testDeps(new FakeApi()));
     const base: AppState = { ...store.getState(), sessionsLoaded: true, currentSessionId: SID, sessionsById: new Map([[SID, view()], [SID2, view({ id: SID2, title: 'Two' })]]) };
     const other: AppState = { ...base, sessionsById: new Map(base.sessionsById).set(SID2, view({ id: SID2, title: 'Two', pendingPermissions: 1 })) };
-    expect(sessionsToNotify(base, other, false)).toEqual([{ sessionId: SID2, title: 'Two' }]);
+    expect(sessionsToNotify(base, other, false)).toEqual([{ sessionId: SID2, title: 'Two', why: 'permission' }]);
     const asked: AppState = { ...base, sessionsById: new Map(base.sessionsById).set(SID2, view({ id: SID2, title: 'Two', pendingQuestions: 1 })) };
-    expect(sessionsToNotify(base, asked, false)).toEqual([{ sessionId: SID2, title: 'Two' }]);
+    expect(sessionsToNotify(base, asked, false)).toEqual([{ sessionId: SID2, title: 'Two', why: 'question' }]);
     const request = { requestId: 'r', sessionId: SID, toolCall: { toolCallId: 't', title: 'x' }, options: [], createdAt: 1 };
     const mine: AppState = { ...base, pendingPermissions: new Map([['r', request]]) };
     expect(sessionsToNotify(base, mine, false)).toEqual([]);
-    expect(sessionsToNotify(base, mine, true)).toEqual([{ sessionId: SID, title: 'Session one' }]);
+    expect(sessionsToNotify(base, mine, true)).toEqual([{ sessionId: SID, title: 'Session one', why: 'permission' }]);
+    const mineAsked: AppState = { ...base, pendingQuestions: new Map([['q', { view: question('q', SID), answering: false }]]) };
+    expect(sessionsToNotify(base, mineAsked, false)).toEqual([]);
+    expect(sessionsToNotify(base, mineAsked, true)).toEqual([{ sessionId: SID, title: 'Session one', why: 'question' }]);
+  });
+
+  it("notifies when the watched session's turn ends while the window is hidden, not for another session's", () => {
+    const store = createAppStore(testDeps(new FakeApi()));
+    const running: AppState = {
+      ...store.getState(),
+      sessionsLoaded: true,
+      currentSessionId: SID,
+      sessionsById: new Map([[SID, view({ running: true })], [SID2, view({ id: SID2, title: 'Two', running: true })]]),
+    };
+    const mineDone: AppState = { ...running, sessionsById: new Map(running.sessionsById).set(SID, view({ running: false })) };
+    expect(sessionsToNotify(running, mineDone, true)).toEqual([{ sessionId: SID, title: 'Session one', why: 'finished' }]);
+    expect(sessionsToNotify(running, mineDone, false)).toEqual([]);
+    const otherDone: AppState = { ...running, sessionsById: new Map(running.sessionsById).set(SID2, view({ id: SID2, title: 'Two', running: false })) };
+    expect(sessionsToNotify(running, otherDone, true)).toEqual([]);
   });
 
   it('does not notify for requests already pending when the first list arrives', () => {

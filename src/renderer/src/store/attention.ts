@@ -15,6 +15,14 @@ export function attentionCount(sessions: ReadonlyMap<string, SessionViewT>): num
   return n;
 }
 
+let counted: { sessions: ReadonlyMap<string, SessionViewT> | undefined; count: number } = { sessions: undefined, count: 0 };
+
+/** `attentionCount` as a selector: counted again only when the session list changed, not on every streamed chunk. */
+export function waitingCount(s: Pick<AppState, 'sessionsById'>): number {
+  if (counted.sessions !== s.sessionsById) counted = { sessions: s.sessionsById, count: attentionCount(s.sessionsById) };
+  return counted.count;
+}
+
 export function documentTitle(count: number): string {
   return count > 0 ? `(${count}) ${APP_TITLE}` : APP_TITLE;
 }
@@ -22,12 +30,15 @@ export function documentTitle(count: number): string {
 export interface NotifyTarget {
   sessionId: string;
   title: string;
+  /** What waits for the person (a permission request, a question), or `finished`: the turn of the session being watched ended. */
+  why: 'permission' | 'question' | 'finished';
 }
 
 /**
- * Sessions that deserve a desktop notification between two states: a session not being
- * looked at whose pending count (permissions and questions) grew, or (while the window is hidden) a new request in the
- * current one. A switch replaces the pending map wholesale, which is not a new request.
+ * Sessions that deserve a notification between two states: a session not being looked at
+ * whose pending count (permissions and questions) grew, or (while the window is hidden) a new
+ * request in the current one, or the end of the current one's turn. A switch replaces the
+ * pending maps wholesale, which is not a new request.
  */
 export function sessionsToNotify(prev: AppState, next: AppState, documentHidden: boolean): NotifyTarget[] {
   const titles: NotifyTarget[] = [];
@@ -37,17 +48,22 @@ export function sessionsToNotify(prev: AppState, next: AppState, documentHidden:
       if (view.id === next.currentSessionId) continue;
       const was = prev.sessionsById.get(view.id);
       const before = (was?.pendingPermissions ?? 0) + (was?.pendingQuestions ?? 0);
-      if (view.pendingPermissions + view.pendingQuestions > before) titles.push({ sessionId: view.id, title: view.title });
+      if (view.pendingPermissions + view.pendingQuestions <= before) continue;
+      const asked = view.pendingQuestions > (was?.pendingQuestions ?? 0);
+      titles.push({ sessionId: view.id, title: view.title, why: asked ? 'question' : 'permission' });
     }
   }
   const sameView =
     prev.currentSessionId === next.currentSessionId && prev.transcript.token === next.transcript.token;
-  if (documentHidden && sameView && (next.pendingPermissions !== prev.pendingPermissions || next.pendingQuestions !== prev.pendingQuestions)) {
-    const grew =
-      [...next.pendingPermissions.keys()].some((id) => !prev.pendingPermissions.has(id)) ||
-      [...next.pendingQuestions.keys()].some((id) => !prev.pendingQuestions.has(id));
-    const current = next.currentSessionId ? next.sessionsById.get(next.currentSessionId) : undefined;
-    if (grew && current) titles.push({ sessionId: current.id, title: current.title });
+  const current = next.currentSessionId ? next.sessionsById.get(next.currentSessionId) : undefined;
+  if (documentHidden && sameView && current && (next.pendingPermissions !== prev.pendingPermissions || next.pendingQuestions !== prev.pendingQuestions)) {
+    const asked = [...next.pendingQuestions.keys()].some((id) => !prev.pendingQuestions.has(id));
+    const requested = [...next.pendingPermissions.keys()].some((id) => !prev.pendingPermissions.has(id));
+    if (asked || requested) titles.push({ sessionId: current.id, title: current.title, why: asked ? 'question' : 'permission' });
+  }
+  // The person left the window while the agent worked: say when it is done.
+  if (documentHidden && sameView && current && prev.sessionsById.get(current.id)?.running === true && !current.running) {
+    titles.push({ sessionId: current.id, title: current.title, why: 'finished' });
   }
   return titles;
 }
@@ -56,7 +72,7 @@ interface AttentionEnv {
   setTitle(title: string): void;
   /** The user is not looking at the window (hidden, or another window has the focus). */
   isHidden(): boolean;
-  /** Undefined outside Electron: a browser tab only updates its title. */
+  /** Undefined: this window only updates its title. */
   notify: ((target: NotifyTarget) => void) | undefined;
 }
 

@@ -61,7 +61,7 @@ export function AgentLogPanel({ sessionId }: { sessionId: string }) {
   if (!open) return null;
   const hidden = log.dropped > 0 ? `${log.dropped} lines were not sent to this window; ` : '';
   return (
-    <section className="agent-log" role="dialog" aria-label="Agent log">
+    <section className="agent-log" aria-label="Agent log">
       <header className="agent-log-header">
         <h2>Agent log</h2>
         <span className="muted small">

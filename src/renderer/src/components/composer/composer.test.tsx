@@ -27,7 +27,7 @@ describe('the completion popup', () => {
 describe('the composer', () => {
   it('is a collapsed combobox until there is something to suggest, with an Attach button and a file input', () => {
     const html = render(storeWith({ sessionsById: new Map([[SID, view()]]), currentSessionId: SID }), <Composer sessionId={SID} />);
-    expect(html).toMatch(/<textarea role="combobox" aria-label="Message" aria-multiline="true" aria-autocomplete="list" aria-expanded="false"/);
+    expect(html).toMatch(/<textarea role="combobox" aria-label="Message" aria-autocomplete="list" aria-expanded="false"/);
     expect(html).not.toContain('aria-activedescendant');
     expect(html).not.toContain('role="listbox"');
     expect(html).toMatch(/<button type="button"[^>]*>Attach<\/button><input type="file" multiple="" hidden="" aria-label="Attach files"/);

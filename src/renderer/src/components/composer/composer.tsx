@@ -201,7 +201,6 @@ export function Composer({ sessionId }: { sessionId: string }) {
           ref={input}
           role="combobox"
           aria-label="Message"
-          aria-multiline="true"
           aria-autocomplete="list"
           {...completion.aria}
           className="composer-input"

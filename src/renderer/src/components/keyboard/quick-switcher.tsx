@@ -1,7 +1,8 @@
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { matchesFilter } from '../../lib/sidebar-rows';
 import { useAppStore } from '../../store/context';
 import { useAgentName } from '../sidebar/use-agent-name';
+import { ModalDialog } from '../overlay/modal-dialog';
 
 /** Enough to choose from; typing narrows the rest. */
 const MAX_RESULTS = 50;
@@ -32,15 +33,6 @@ export function QuickSwitcher({ onClose }: { onClose: () => void }) {
   }, [order, byId, query, agentName]);
   const activeIndex = Math.min(active, Math.max(results.length - 1, 0));
 
-  useEffect(() => {
-    // Focus goes back to where it was (the composer, an entry) when the switcher closes without a choice.
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
-    input.current?.focus();
-    return () => {
-      if (document.activeElement === document.body || document.activeElement === null) opener?.focus();
-    };
-  }, []);
-
   const open = (id: string | undefined) => {
     if (id === undefined) return;
     onClose();
@@ -59,8 +51,7 @@ export function QuickSwitcher({ onClose }: { onClose: () => void }) {
 
   const optionId = (i: number) => `${listId}-${i}`;
   return (
-    <div className="overlay" onPointerDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div role="dialog" aria-modal="true" aria-label="Switch session" className="quick-switcher">
+    <ModalDialog label="Switch session" className="quick-switcher" onClose={onClose} initialFocus={input}>
         <input
           ref={input}
           type="text"
@@ -106,7 +97,6 @@ export function QuickSwitcher({ onClose }: { onClose: () => void }) {
             No session matches.
           </p>
         ) : null}
-      </div>
-    </div>
+    </ModalDialog>
   );
 }

@@ -1,29 +1,24 @@
-import { useEffect, useRef } from 'react';
-import { describeKeys, isMac, SHORTCUTS } from '../../lib/shortcuts';
+import { useRef } from 'react';
+import { describeKeys, isMac, SCOPE_TITLES, SHORTCUTS, type ShortcutScope } from '../../lib/shortcuts';
+import { ModalDialog } from '../overlay/modal-dialog';
 
-/** `?` or the Keyboard shortcuts button: every shortcut, read from the same table the handlers use. */
+const SCOPES = Object.keys(SCOPE_TITLES) as ShortcutScope[];
+
+/**
+ * `?` or the Keyboard shortcuts button: every shortcut, read from the same table the handlers
+ * use, one table per place where the keys work.
+ */
 export function ShortcutsSheet({ onClose }: { onClose: () => void }) {
   const closeButton = useRef<HTMLButtonElement>(null);
   const mac = isMac(typeof navigator === 'undefined' ? '' : navigator.platform || navigator.userAgent);
-  useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
-    closeButton.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !e.isComposing) onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('keydown', onKey);
-      opener?.focus();
-    };
-  }, [onClose]);
   return (
-    <div className="overlay" onPointerDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div role="dialog" aria-modal="true" aria-labelledby="shortcuts-heading" className="shortcuts-sheet">
-        <h2 id="shortcuts-heading">Keyboard shortcuts</h2>
-        <table>
+    <ModalDialog labelledBy="shortcuts-heading" className="shortcuts-sheet" onClose={onClose} initialFocus={closeButton}>
+      <h2 id="shortcuts-heading">Keyboard shortcuts</h2>
+      {SCOPES.map((scope) => (
+        <table key={scope}>
+          <caption>{SCOPE_TITLES[scope]}</caption>
           <tbody>
-            {SHORTCUTS.map((s) => (
+            {SHORTCUTS.filter((s) => s.scope === scope).map((s) => (
               <tr key={s.id}>
                 <th scope="row">{s.description}</th>
                 <td>
@@ -35,11 +30,11 @@ export function ShortcutsSheet({ onClose }: { onClose: () => void }) {
             ))}
           </tbody>
         </table>
-        <p className="muted small">Shortcuts with Ctrl or ⌘ also work while you type; ? only outside text fields.</p>
-        <button ref={closeButton} type="button" className="button-secondary" onClick={onClose}>
-          Close
-        </button>
-      </div>
-    </div>
+      ))}
+      <p className="muted small">Shortcuts with Ctrl or ⌘ also work while you type; ? only outside text fields. Tab and Shift+Tab reach every control.</p>
+      <button ref={closeButton} type="button" className="button-secondary" onClick={onClose}>
+        Close
+      </button>
+    </ModalDialog>
   );
 }

@@ -1,10 +1,12 @@
 import { useEffect } from 'react';
-import { isMac, isTypingTarget, matchShortcut, type ShortcutId } from '../../lib/shortcuts';
+import { FOCUS_NEWEST_EVENT, isMac, isTypingTarget, matchShortcut, type WindowShortcutId } from '../../lib/shortcuts';
 import type { AppStoreApi } from '../../store/app-store';
 
 /** The searchbox another part of the window owns; found by its id, else by its name. */
 const SEARCH_TRANSCRIPTS_ID = 'search-transcripts';
 const MESSAGE_BOX_SELECTOR = 'textarea[aria-label="Message"]';
+/** A question's first control: its first field, else (a URL question) its first button or link. */
+const QUESTION_FIRST_STOP = 'input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), a[href]';
 
 interface ShortcutTargets {
   openSwitcher(): void;
@@ -26,7 +28,7 @@ function focusElement(el: Element | null): boolean {
 export function useShortcuts(store: AppStoreApi, targets: ShortcutTargets): void {
   useEffect(() => {
     const mac = isMac(navigator.platform || navigator.userAgent);
-    const run: Record<Exclude<ShortcutId, 'newSession' | 'entryMenu'>, (index: number) => boolean> = {
+    const run: Record<WindowShortcutId, (index: number) => boolean> = {
       quickSwitch: () => (targets.openSwitcher(), true),
       showShortcuts: () => (targets.openSheet(), true),
       sessionByNumber: (index) => {
@@ -37,6 +39,16 @@ export function useShortcuts(store: AppStoreApi, targets: ShortcutTargets): void
       nextSession: () => (store.getState().switchBy(1), true),
       previousSession: () => (store.getState().switchBy(-1), true),
       focusComposer: () => focusElement(document.querySelector(MESSAGE_BOX_SELECTOR)),
+      focusTranscript: () => {
+        const log = document.querySelector('[role="log"][aria-label="Transcript"]');
+        log?.dispatchEvent(new Event(FOCUS_NEWEST_EVENT));
+        return log !== null;
+      },
+      answerPermission: () => {
+        // The oldest request on screen: a permission's first answer, a question's first field.
+        const request = document.querySelector('.permission-stack .permission');
+        return focusElement(request?.querySelector(request.matches('.question') ? QUESTION_FIRST_STOP : '.permission-options button:not([disabled])') ?? null);
+      },
       stopTurn: () => {
         const s = store.getState();
         const running = s.currentSessionId !== undefined && s.sessionsById.get(s.currentSessionId)?.running === true;
@@ -50,10 +62,11 @@ export function useShortcuts(store: AppStoreApi, targets: ShortcutTargets): void
     const onKeyDown = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.isComposing) return;
       // A modal dialog (Settings, the switcher, the sheet) owns the keyboard while it is open.
-      if (document.querySelector('[role="dialog"][aria-modal="true"]')) return;
+      if (document.querySelector('dialog[open][data-modal], [aria-modal="true"]')) return;
       const hit = matchShortcut(e, { mac, typing: isTypingTarget(e.target) });
-      if (!hit || hit.shortcut.id === 'newSession' || hit.shortcut.id === 'entryMenu') return;
-      if (run[hit.shortcut.id](hit.chord)) e.preventDefault();
+      // Shortcuts bound elsewhere never match here (see matchShortcut).
+      if (!hit || hit.shortcut.boundElsewhere) return;
+      if (run[hit.shortcut.id as WindowShortcutId](hit.chord)) e.preventDefault();
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);

@@ -47,7 +47,8 @@ const dialog = (over: Partial<Dialog> = {}): Dialog => ({
 describe('New session dialog (rendered)', () => {
   it('is a dialog named New session with an Agent combobox preselected and a Folder box, other recent folders one click away', () => {
     const html = render({ hostInfo: hostInfo(false), newSession: dialog(), recentFolders: ['/work/app', '/work/lib'] });
-    expect(html).toContain('role="dialog" aria-modal="true" aria-label="New session"');
+    // A native modal <dialog> (shown with showModal() once mounted in a window).
+    expect(html).toMatch(/^<dialog aria-label="New session" class="modal settings new-session" data-modal=""/);
     expect(html).toMatch(/<span class="field-label">Agent<\/span><select>/);
     expect(html).toContain('<option value="claude" selected="">Claude Code</option>');
     expect(html).toMatch(/<label class="field-label" for="[^"]+-folder">Folder<\/label>/);

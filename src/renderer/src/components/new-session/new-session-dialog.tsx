@@ -4,6 +4,7 @@ import { newSessionSelectors } from '../../store/slices/new-session/selectors';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { ListedSessions } from './listed-sessions';
 import { WorktreeFields } from './worktree-fields';
+import { ModalDialog } from '../overlay/modal-dialog';
 
 /**
  * Directories the person may add besides the session's folder; each is checked by the host.
@@ -105,23 +106,9 @@ export function NewSessionDialog() {
   const open = dialog !== undefined;
 
   useEffect(() => {
-    if (!open) return undefined;
-    // Focus moves into the dialog and back to whatever opened it (the New session button).
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
-    folderRef.current?.focus();
-    folderRef.current?.select();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !e.isComposing && !e.defaultPrevented) close();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('keydown', onKey);
-      // Back to the opener only if nothing took the focus meanwhile: a started session's message
-      // box has, and typing goes there next.
-      const active = document.activeElement;
-      if (active === null || active === document.body) opener?.focus();
-    };
-  }, [open, close]);
+    // The folder's text is selected, ready to be typed over (the focus trap put the focus in it).
+    if (open) folderRef.current?.select();
+  }, [open]);
 
   if (!dialog) return null;
   const onSubmit = (e: FormEvent) => {
@@ -129,8 +116,7 @@ export function NewSessionDialog() {
     submit();
   };
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <div role="dialog" aria-modal="true" aria-label="New session" className="settings new-session">
+    <ModalDialog label="New session" className="settings new-session" onClose={close} initialFocus={folderRef}>
         <h2>New session</h2>
         <form onSubmit={onSubmit} noValidate>
           <label className="field">
@@ -184,7 +170,6 @@ export function NewSessionDialog() {
           </div>
         </form>
         <ListedSessions />
-      </div>
-    </div>
+    </ModalDialog>
   );
 }

@@ -92,8 +92,8 @@ export function SearchBox() {
         aria-label="Search transcripts"
         placeholder="Search transcripts"
         autoComplete="off"
-        aria-controls={panelId}
-        aria-expanded={showPanel}
+        // A searchbox has no expanded state; it names the results it shows.
+        aria-controls={showPanel ? panelId : undefined}
         value={query}
         onChange={(e) => {
           setQuery(e.target.value);

@@ -23,10 +23,12 @@ function SelectControl({ control, value, busy, onChange }: { control: Extract<He
         {choiceText(c)}
       </option>
     ));
+  const current = control.choices.find((c) => c.value === value);
   return (
     <label className="session-control">
       <span className="session-control-label">{control.label}</span>
-      <select aria-label={control.label} value={value} disabled={busy} aria-busy={busy} onChange={(e) => onChange(e.target.value)}>
+      {/* Sized to its label; the title says it whole where the header is narrower still. */}
+      <select aria-label={control.label} title={current ? choiceText(current) : value} value={value} disabled={busy} aria-busy={busy} onChange={(e) => onChange(e.target.value)}>
         {listed ? null : <option value={value}>{value}</option>}
         {[...groups.entries()].map(([group, choices]) =>
           group === undefined ? (

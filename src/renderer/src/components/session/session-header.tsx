@@ -3,6 +3,8 @@ import { useAppStore } from '../../store/context';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { SessionControlsBar } from './session-controls';
 import { WorkspaceBar } from '../workspace/workspace-bar';
+import { MenuButton, type MenuItem } from '../overlay/menu';
+import { useNarrow } from '../app-frame/use-narrow';
 
 /**
  * The session's name, editable in place (Rename): Enter saves, Escape cancels, leaving the
@@ -55,6 +57,8 @@ export function SessionHeader() {
   const beginRename = useAppStore((s) => s.beginRename);
   const endRename = useAppStore((s) => s.endRename);
   const renameButton = useRef<HTMLButtonElement>(null);
+  const actionsButton = useRef<HTMLButtonElement>(null);
+  const narrow = useNarrow();
   const creating = useAppStore(sessionsSelectors.isCreatingCurrent);
   const logOpen = useAppStore((s) => s.agentLog !== undefined && s.agentLog.sessionId === s.currentSessionId);
   const openAgentLog = useAppStore((s) => s.openAgentLog);
@@ -74,6 +78,19 @@ export function SessionHeader() {
   }
   // Every session can be closed, archived or deleted whatever its state (a failed one too).
   const closable = session.state !== 'CLOSING';
+  const toggleLog = () => (logOpen ? closeAgentLog(session.id) : void openAgentLog(session.id));
+  // On a phone the actions fold into one menu (the same actions, the same order).
+  const actions: MenuItem[] = [
+    { id: 'rename', label: 'Rename', onSelect: () => beginRename(session.id) },
+    ...(session.canFork ? [{ id: 'fork', label: 'Fork', onSelect: () => void forkSession(session.id) }] : []),
+    { id: 'export', label: 'Export…', onSelect: () => askExport(session.id) },
+    { id: 'log', label: logOpen ? 'Hide agent log' : 'Agent log', onSelect: toggleLog },
+    ...(closable ? [{ id: 'close', label: 'Close session', onSelect: () => void closeSession(session.id) }] : []),
+    session.archivedAt === undefined
+      ? { id: 'archive', label: 'Archive', onSelect: () => void archiveSession(session.id) }
+      : { id: 'restore', label: 'Restore', onSelect: () => void restoreSession(session.id) },
+    { id: 'delete', label: 'Delete…', onSelect: () => askDelete(session.id) },
+  ];
   return (
     <header className="session-header">
       <div className="session-header-text">
@@ -84,7 +101,7 @@ export function SessionHeader() {
             title={session.title}
             onDone={() => {
               endRename();
-              renameButton.current?.focus();
+              (renameButton.current ?? actionsButton.current)?.focus();
             }}
           />
         ) : (
@@ -100,44 +117,45 @@ export function SessionHeader() {
         <WorkspaceBar session={session} />
         <SessionControlsBar sessionId={session.id} agentName={agent} />
       </div>
-      <div className="session-header-actions">
-        <button ref={renameButton} type="button" className="button-secondary" onClick={() => beginRename(session.id)}>
-          Rename
-        </button>
-        {session.canFork ? (
-          <button type="button" className="button-secondary" title="A new session with this conversation so far" onClick={() => void forkSession(session.id)}>
-            Fork
+      {narrow ? (
+        <MenuButton label="Session actions" items={actions} className="button-secondary" buttonRef={actionsButton}>
+          Actions
+        </MenuButton>
+      ) : (
+        <div className="session-header-actions">
+          <button ref={renameButton} type="button" className="button-secondary" onClick={() => beginRename(session.id)}>
+            Rename
           </button>
-        ) : null}
-        <button type="button" className="button-secondary" onClick={() => askExport(session.id)}>
-          Export…
-        </button>
-        <button
-          type="button"
-          className="button-secondary"
-          aria-pressed={logOpen}
-          onClick={() => (logOpen ? closeAgentLog(session.id) : void openAgentLog(session.id))}
-        >
-          Agent log
-        </button>
-        {closable ? (
-          <button type="button" className="button-secondary" onClick={() => void closeSession(session.id)}>
-            Close session
+          {session.canFork ? (
+            <button type="button" className="button-secondary" title="A new session with this conversation so far" onClick={() => void forkSession(session.id)}>
+              Fork
+            </button>
+          ) : null}
+          <button type="button" className="button-secondary" onClick={() => askExport(session.id)}>
+            Export…
           </button>
-        ) : null}
-        {session.archivedAt === undefined ? (
-          <button type="button" className="button-secondary" onClick={() => void archiveSession(session.id)}>
-            Archive
+          <button type="button" className="button-secondary" aria-pressed={logOpen} onClick={toggleLog}>
+            Agent log
           </button>
-        ) : (
-          <button type="button" className="button-secondary" onClick={() => void restoreSession(session.id)}>
-            Restore
+          {closable ? (
+            <button type="button" className="button-secondary" onClick={() => void closeSession(session.id)}>
+              Close session
+            </button>
+          ) : null}
+          {session.archivedAt === undefined ? (
+            <button type="button" className="button-secondary" onClick={() => void archiveSession(session.id)}>
+              Archive
+            </button>
+          ) : (
+            <button type="button" className="button-secondary" onClick={() => void restoreSession(session.id)}>
+              Restore
+            </button>
+          )}
+          <button type="button" className="button-secondary" onClick={() => askDelete(session.id)}>
+            Delete
           </button>
-        )}
-        <button type="button" className="button-secondary" onClick={() => askDelete(session.id)}>
-          Delete
-        </button>
-      </div>
+        </div>
+      )}
     </header>
   );
 }

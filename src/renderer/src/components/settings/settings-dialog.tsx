@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import type { SettingsT, WireError } from '../../../../shared/contract';
 import { useAppStore } from '../../store/context';
 import { hostSelectors } from '../../store/slices/host/selectors';
@@ -8,6 +8,8 @@ import { FormError } from './form-error';
 import { THEMES, type ThemeChoice } from '../../lib/theme';
 import { RulesList } from './rules-list';
 import { RepositoriesSection } from './repositories-section';
+import { ModalDialog } from '../overlay/modal-dialog';
+import { NotificationsSetting } from '../notifications/notifications-setting';
 
 type NumberField = 'idleTimeoutMs' | 'reapIntervalMs' | 'permissionTimeoutMs';
 
@@ -68,21 +70,6 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [saved, setSaved] = useState(false);
   const firstField = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
-    // Focus moves into the dialog and back to whatever opened it (the Settings button).
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
-    firstField.current?.focus();
-    return () => opener?.focus();
-  }, []);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      // Not while an IME is composing (Escape cancels the candidate), nor if handled already.
-      if (e.key === 'Escape' && !e.isComposing && !e.defaultPrevented) onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
-
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setSaving(true);
@@ -106,10 +93,10 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div role="dialog" aria-modal="true" aria-label="Settings" className="settings">
+    <ModalDialog label="Settings" className="settings" onClose={onClose} initialFocus={firstField}>
         <h2>Settings</h2>
         <ThemePicker />
+        <NotificationsSetting />
         <form onSubmit={(e) => void onSubmit(e)} noValidate>
           {NUMBER_FIELDS.map((f, i) => (
             <div key={f.key} className="field">
@@ -152,7 +139,6 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         {session ? <RulesList sessionId={session.id} sessionTitle={session.title} /> : null}
         <AgentsSection />
         <RepositoriesSection />
-      </div>
-    </div>
+    </ModalDialog>
   );
 }

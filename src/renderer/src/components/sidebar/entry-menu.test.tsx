@@ -21,7 +21,7 @@ describe('the context menu of a sidebar entry', () => {
         <EntryMenu request={{ sessionId: SID, x: 10, y: 20, keyboard: true }} onClose={() => {}} />
       </StoreProvider>,
     );
-    expect(html).toMatch(/^<div role="menu" aria-label="Session Fix the build"/);
+    expect(html).toMatch(/^<div role="menu" aria-label="Session Fix the build" class="menu entry-menu"/);
     expect(html.match(/role="menuitem"/g)).toHaveLength(5);
   });
 });

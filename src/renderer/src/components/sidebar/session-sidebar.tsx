@@ -7,6 +7,9 @@ import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { EntryMenu } from './entry-menu';
 import { listKeyTarget } from './list-keys';
 import { SessionEntry, type MenuRequest } from './session-entry';
+import { useFocusTrap } from '../overlay/use-focus-trap';
+
+const noop = (): void => {};
 
 const ENTRY_HEIGHT = 56;
 const GROUP_HEIGHT = 30;
@@ -88,7 +91,27 @@ function ImportButton() {
   );
 }
 
-export function SessionSidebar({ onOpenSettings, onOpenShortcuts }: { onOpenSettings: () => void; onOpenShortcuts?: () => void }) {
+export interface SidebarDrawer {
+  open: boolean;
+  onClose: () => void;
+}
+
+/**
+ * The session list with New session and Settings. In a phone-sized window it is a drawer
+ * (`drawer`): shown on demand over the window, the focus kept in it until it closes (Escape,
+ * Close, a press beside it, or choosing a session).
+ */
+export function SessionSidebar({
+  id,
+  onOpenSettings,
+  onOpenShortcuts,
+  drawer,
+}: {
+  id?: string;
+  onOpenSettings: () => void;
+  onOpenShortcuts?: () => void;
+  drawer?: SidebarDrawer;
+}) {
   const order = useAppStore((s) => s.sessionOrder);
   const byId = useAppStore((s) => s.sessionsById);
   const currentId = useAppStore((s) => s.currentSessionId);
@@ -180,15 +203,50 @@ export function SessionSidebar({ onOpenSettings, onOpenShortcuts }: { onOpenSett
       <SessionEntry sessionId={row.id} tabbable={row.key === tabStop} onMenu={setMenu} />
     );
 
+  const nav = useRef<HTMLElement>(null);
+  // Opening the drawer puts the focus on the entry Tab would reach (the current session's).
+  const entryStop = useMemo(
+    () => ({
+      get current() {
+        return nav.current?.querySelector<HTMLElement>('.session-list a:not([tabindex="-1"]), .session-list button:not([tabindex="-1"])') ?? null;
+      },
+    }),
+    [],
+  );
+  const onDrawerKeyDown = useFocusTrap(nav, { onClose: drawer?.onClose ?? noop, active: drawer?.open === true, initialFocus: entryStop });
+  const closeDrawer = drawer?.open ? drawer.onClose : undefined;
+  const asDrawer = (run: () => void) => () => {
+    // Closed in the same update as the choice, so the window (inert while the drawer is open)
+    // can take the focus the choice gives it.
+    closeDrawer?.();
+    run();
+  };
+
   return (
-    <nav aria-label="Sessions" className="sidebar">
+    <nav
+      ref={nav}
+      id={id}
+      aria-label="Sessions"
+      className={`sidebar${drawer ? ' is-drawer' : ''}${drawer?.open ? ' is-open' : ''}`}
+      onKeyDown={drawer?.open ? onDrawerKeyDown : undefined}
+      onClickCapture={(e) => {
+        if (closeDrawer && e.target instanceof Element && e.target.closest('a.session-entry')) closeDrawer();
+      }}
+    >
       <div className="sidebar-head">
-        <span className="app-name">Switchboard</span>
+        <div className="sidebar-title">
+          <span className="app-name">Switchboard</span>
+          {drawer?.open ? (
+            <button type="button" className="button-secondary" onClick={drawer.onClose}>
+              Close
+            </button>
+          ) : null}
+        </div>
         <div className="sidebar-actions">
-          <button type="button" className="button-primary" disabled={creating} onClick={openNewSession}>
+          <button type="button" className="button-primary" disabled={creating} onClick={asDrawer(openNewSession)}>
             New session
           </button>
-          <button type="button" className="button-secondary" onClick={onOpenSettings}>
+          <button type="button" className="button-secondary" onClick={asDrawer(onOpenSettings)}>
             Settings
           </button>
           <ImportButton />
@@ -239,7 +297,7 @@ export function SessionSidebar({ onOpenSettings, onOpenShortcuts }: { onOpenSett
       </div>
       {onOpenShortcuts ? (
         <div className="sidebar-foot">
-          <button type="button" className="link-button" onClick={onOpenShortcuts}>
+          <button type="button" className="link-button" onClick={asDrawer(onOpenShortcuts)}>
             Keyboard shortcuts
           </button>
         </div>

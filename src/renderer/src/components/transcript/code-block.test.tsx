@@ -12,7 +12,7 @@ describe('code blocks before highlight.js is loaded', () => {
     expect(loadedHighlighter()).toBeUndefined();
     const html = renderToStaticMarkup(<Markdown text={`Intro\n\n${FENCE}\n`} />);
     expect(html).toContain('<div class="code-block"><button type="button" class="code-copy" aria-label="Copy code">Copy</button>');
-    expect(html).toContain('<pre><code class="language-ts">const answer: number = 42;\n</code></pre>');
+    expect(html).toContain('<pre tabindex="0"><code class="language-ts">const answer: number = 42;\n</code></pre>');
   });
 });
 
@@ -48,7 +48,7 @@ describe('code blocks once highlight.js is loaded', () => {
     streamedHtml = renderToStaticMarkup(<Markdown text={doc} />);
     expect(withoutSegments(streamedHtml)).toBe(renderToStaticMarkup(<WholeMarkdown text={doc} />));
     expect(streamedHtml).toContain('<span class="hljs-built_in">print</span>');
-    expect(streamedHtml).toContain('<pre><code>no language\n</code></pre>');
+    expect(streamedHtml).toContain('<pre tabindex="0"><code>no language\n</code></pre>');
   });
 
   it('never puts agent text in the page as markup, even text that looks like highlight.js output', () => {

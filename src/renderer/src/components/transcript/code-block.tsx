@@ -93,7 +93,8 @@ export const CodeBlock = memo(function CodeBlock({ code, language, closed }: { c
   return (
     <div className="code-block">
       <CopyButton text={code} />
-      <pre>
+      {/* Long lines scroll sideways: the keyboard can scroll it too. */}
+      <pre tabIndex={0}>
         <code className={language ? `language-${language}${tokens ? ' hljs' : ''}` : undefined}>{tokens ? renderTokens(tokens) : code}</code>
       </pre>
     </div>

@@ -26,8 +26,15 @@ describe('transcript rows', () => {
       <TranscriptRow row={{ type: 'agent', key: 'a', text: '**bold** <img src=x onerror=alert(1)>\n\n```ts\nconst a = 1;\n```' }} openThoughts={thoughts} />,
     );
     expect(html).toContain('<strong>bold</strong>');
-    expect(html).toContain('<pre><code class="language-ts">');
+    expect(html).toContain('<pre tabindex="0"><code class="language-ts">');
     expect(html).not.toContain('<img');
+  });
+
+  it('draws nothing for a message or thought that is only white space (Qwen Code sends one before a tool call)', () => {
+    for (const type of ['agent', 'thought'] as const) {
+      expect(render(storeWith({}), <TranscriptRow row={{ type, key: 'w', text: '\n\n  ' }} openThoughts={thoughts} />)).toBe('');
+    }
+    expect(render(storeWith({}), <TranscriptRow row={{ type: 'agent', key: 'a', text: '\n\nNow' }} openThoughts={thoughts} />)).toContain('Now');
   });
 
   it('collapses a thought under "Thought"', () => {

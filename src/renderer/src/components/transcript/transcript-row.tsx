@@ -1,6 +1,6 @@
 import { memo, useState, type FormEvent } from 'react';
 import type { ErrorCode } from '../../../../shared/contract';
-import type { Row } from '../../store/slices/transcript/rows';
+import { isBlankRow, type Row } from '../../store/slices/transcript/rows';
 import { useAppStore } from '../../store/context';
 import { composerSelectors } from '../../store/slices/composer/selectors';
 import { describeResolution, toolKindLabel } from './describe';
@@ -191,6 +191,8 @@ interface RowProps {
  * (see RowGrouper), so memo skips every row but the one that changed.
  */
 export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: RowProps) {
+  // Nothing is drawn for a message that so far says nothing (no empty bubble, no empty thought).
+  if (isBlankRow(row)) return null;
   switch (row.type) {
     case 'user':
       return <UserRow row={row} />;

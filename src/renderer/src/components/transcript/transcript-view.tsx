@@ -1,10 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AppState } from '../../store/app-store';
-import { useAppStore } from '../../store/context';
+import { useAppStore, useStoreApi } from '../../store/context';
 import { composerSelectors } from '../../store/slices/composer/selectors';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { transcriptSelectors } from '../../store/slices/transcript/selectors';
+import { isBlankRow } from '../../store/slices/transcript/rows';
+import { FOCUS_NEWEST_EVENT } from '../../lib/shortcuts';
 import { indexOfKey, recalledScroll, rememberScroll } from './scroll-memory';
 import { TranscriptRow, type ThoughtState } from './transcript-row';
 
@@ -19,7 +21,14 @@ const STICK_PX = 32;
  */
 const TranscriptItem = memo(function TranscriptItem({ index, openThoughts }: { index: number; openThoughts: ThoughtState }) {
   const row = useAppStore(useCallback((s: AppState) => transcriptSelectors.rowAt(s, index), [index]));
-  return row ? <TranscriptRow row={row} openThoughts={openThoughts} /> : null;
+  // A whitespace-only message is drawn as nothing (no empty bubble) and the arrow keys skip it.
+  if (!row || isBlankRow(row)) return null;
+  return (
+    // One message, tool call or note: the arrow keys move the focus from one to the next.
+    <div className="transcript-row" role="article" tabIndex={-1} data-row={index}>
+      <TranscriptRow row={row} openThoughts={openThoughts} />
+    </div>
+  );
 });
 
 /**
@@ -145,6 +154,66 @@ export function TranscriptView() {
     if (ready && stick.current && !focusPending && count > 0) virtualizer.scrollToEnd();
   }, [ready, layout, pending, count, virtualizer, focusPending, total]);
 
+  const store = useStoreApi();
+  /** Focuses row `from`, or the next one with something to show in the direction of `step`; scrolls it in first. */
+  const focusRow = useCallback(
+    (from: number, step: 1 | -1) => {
+      const s = store.getState();
+      const total = s.transcript.rows.count + composerSelectors.pendingForCurrent(s).length;
+      let i = Math.min(Math.max(from, 0), total - 1);
+      for (; i >= 0 && i < total; i += step) {
+        const row = transcriptSelectors.rowAt(s, i);
+        if (row && !isBlankRow(row)) break;
+      }
+      if (i < 0 || i >= total) return;
+      virtualizer.scrollToIndex(i, { align: 'auto' });
+      const focus = (tries: number) => {
+        const el = scrollRef.current?.querySelector<HTMLElement>(`[data-row="${i}"]`);
+        if (el) el.focus();
+        // A row scrolled to is rendered a frame later.
+        else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+      };
+      focus(5);
+    },
+    [store, virtualizer],
+  );
+  useEffect(() => {
+    const el = scrollRef.current;
+    const focusNewest = () => focusRow(Number.MAX_SAFE_INTEGER, -1);
+    el?.addEventListener(FOCUS_NEWEST_EVENT, focusNewest);
+    return () => el?.removeEventListener(FOCUS_NEWEST_EVENT, focusNewest);
+  }, [focusRow]);
+
+  /**
+   * The transcript's keys (listed in the shortcuts sheet): ↑/↓ move between messages, Home/End
+   * to the first and last loaded ones; on a message, Enter opens or closes its details (a tool
+   * call's, a thought) and C copies its code block. Keys pressed in a control inside a message
+   * (a button, a summary) are that control's.
+   */
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.nativeEvent.isComposing || !(e.target instanceof HTMLElement)) return;
+    const target = e.target;
+    const onRow = target.dataset.row !== undefined;
+    if (!onRow && target !== e.currentTarget) return;
+    const at = onRow ? Number(target.dataset.row) : undefined;
+    if (e.key === 'ArrowDown' && !e.shiftKey) {
+      const top = scrollRef.current ? virtualizer.getVirtualItemForOffset(scrollRef.current.scrollTop)?.index : undefined;
+      focusRow(at === undefined ? (top ?? 0) : at + 1, 1);
+    } else if (e.key === 'ArrowUp' && !e.shiftKey) focusRow(at === undefined ? count - 1 : at - 1, -1);
+    else if (e.key === 'Home') focusRow(0, 1);
+    else if (e.key === 'End') focusRow(count - 1, -1);
+    else if (e.key === 'Enter' && onRow) {
+      const details = target.querySelector('details');
+      if (!details) return;
+      details.open = !details.open;
+    } else if (e.key.toLowerCase() === 'c' && onRow && !e.shiftKey) {
+      const copy = target.querySelector<HTMLButtonElement>('.code-copy');
+      if (!copy) return;
+      copy.click();
+    } else return;
+    e.preventDefault();
+  };
+
   const items = virtualizer.getVirtualItems();
   return (
     <div className="transcript-wrap">
@@ -161,6 +230,7 @@ export function TranscriptView() {
         aria-busy={loadingNewest || loadingOlder}
         tabIndex={0}
         onScroll={onScroll}
+        onKeyDown={onKeyDown}
       >
         {error ? (
           <p className="transcript-empty" role="alert">

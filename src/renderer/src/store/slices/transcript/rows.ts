@@ -15,6 +15,7 @@ import type {
   TurnStopReason,
   TurnUsage,
 } from '../../../../../shared/contract';
+import { UNSHOWN_KINDS } from '../../../../../shared/contract';
 import type { ElicitationQuestionT } from '../../../../../shared/elicitation';
 
 export interface ToolCallState {
@@ -92,9 +93,12 @@ export type Row =
   /** A stored event this version cannot read: shown, so the transcript never hides a gap. */
   | { type: 'unreadable'; key: string; storedKind: string };
 
-/** Kinds that never make a row; they also do not split a run of message chunks. */
-// `auth_required` is shown by the sign-in panel (the error row beside it carries the agent's words).
-const INVISIBLE: ReadonlySet<SessionEventT['kind']> = new Set(['session_info', 'available_commands', 'agent_update', 'auth_required']);
+/**
+ * Kinds that never make a row; they also do not split a run of message chunks (search groups
+ * messages by the same set). `auth_required` is shown by the sign-in panel (the error row beside
+ * it carries the agent's words).
+ */
+const INVISIBLE: ReadonlySet<string> = UNSHOWN_KINDS;
 
 /** Turn ends worth a note; a normal end (and an error, shown by its own row) needs none. */
 const STOP_NOTES: Readonly<Record<TurnStopReason, string | undefined>> = {
@@ -463,6 +467,15 @@ export class RowGrouper {
     } else if (p.clientMessageId !== undefined) this.checkpoints.set(p.clientMessageId, cp);
     else this.looseCheckpoint = cp;
   }
+}
+
+/**
+ * A row with nothing to show: a message or thought that is only white space so far (Qwen Code
+ * sends "\n\n" before a tool call). It keeps its place, so a later chunk can still fill it,
+ * but it is drawn as nothing and the arrow keys pass over it.
+ */
+export function isBlankRow(row: Row): boolean {
+  return (row.type === 'agent' || row.type === 'thought') && !/\S/.test(row.text);
 }
 
 /** The text of the newest user prompt among loaded events (for Retry after a crash loop). */

@@ -41,7 +41,7 @@ describe('bounded transcript', () => {
     expect(after.transcript.rows).not.toBe(before.transcript.rows);
     expect(after.transcript.rows.count).toBe(before.transcript.rows.count + 1);
     expect(after.transcript.lastSeq).toBe(6);
-    expect(announcementFor(before, after)).toBe('Error: boom');
+    expect(announcementFor(before, after)).toEqual({ polite: 'Error: boom' });
   });
 
   it('evicts the oldest events past the cap while following, regrouping once', async () => {
