@@ -43,6 +43,14 @@ export const commandNameList = [
   'terminals:read',
   'sessions:configure',
   'search:query',
+  'storage:report',
+  'storage:backups',
+  'storage:backUpNow',
+  'storage:cleanUpPreview',
+  'storage:cleanUp',
+  'storage:compact',
+  'host:restart',
+  'host:crashReport',
 ] as const;
 
 export const eventNameList = [
@@ -60,6 +68,8 @@ export const eventNameList = [
   'session:controls',
   'search:progress',
   'settings:changed',
+  'storage:backups',
+  'host:problem',
 ] as const;
 
 export const channelPrefix = 'sb:';

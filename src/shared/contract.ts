@@ -9,12 +9,16 @@ import { WireErrorDetails, ErrorCode } from './errors';
 import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentView, ByAgent, ListAgents, SaveAgent } from './catalogue';
 import { FileMatches, PromptBlocks, PromptCapabilities, SearchFiles } from './prompt';
 import { ControlTarget, SessionControls } from './session-controls';
+import { BackupList, BackupView, CleanUp, CleanUpAge, CleanUpPreview, CompactionRequested, StorageReportView } from './storage';
+import { CrashReport, CrashReportRequest, HostProblem } from './host-problems';
 import { AuthRequest, AvailableCommand, PermissionOption, SessionEvent, StateReason, TerminalExit, ToolCallView, ToolKind, type PermissionDecider } from './events';
 
 export * from './events';
 export * from './catalogue';
 export * from './prompt';
 export * from './session-controls';
+export * from './storage';
+export * from './host-problems';
 export { ErrorCode, WireErrorDetails } from './errors';
 
 export const SessionId = z.uuid();
@@ -107,6 +111,8 @@ export const Settings = z.object({
   logProtocol: z.boolean().optional(),
   /** Colour theme of every window: follow the system (default), or always light or dark. */
   theme: z.enum(['system', 'light', 'dark']).optional(),
+  /** Backups of the database kept of each kind (daily, before a migration); the host's default is 7. */
+  backupsKept: z.number().int().positive().optional(),
 });
 
 /**
@@ -142,6 +148,10 @@ export const HostInfo = z.object({
   debug: DebugInfo.optional(),
   /** Transcripts stored before search existed are still being indexed (see `search:progress`). */
   searchIndexing: SearchProgress.optional(),
+  /** The host can restart itself (`host:restart`): the desktop app. */
+  canRestart: z.boolean().optional(),
+  /** Uncaught errors of this run, and the crash that ended the last one (oldest first). */
+  problems: z.array(HostProblem).optional(),
 });
 
 const Empty = z.object({}).strict();
@@ -505,6 +515,22 @@ export const commands = {
   'sessions:configure': { req: SetControl, res: SessionControls },
   /** Full-text search over every transcript: sessions with hits, newest first, snippets marked. */
   'search:query': { req: SearchQuery, res: SearchResults },
+  /** Settings → Storage: the database's size, its largest sessions, the search index's share. */
+  'storage:report': { req: Empty, res: StorageReportView },
+  /** The database's backups, newest first. */
+  'storage:backups': { req: Empty, res: BackupList },
+  /** Takes a backup now (while sessions run); answers once it is taken and checked. */
+  'storage:backUpNow': { req: Empty, res: BackupView },
+  /** What `storage:cleanUp` would delete: archived sessions last used that many days ago or more. */
+  'storage:cleanUpPreview': { req: CleanUpAge, res: CleanUpPreview },
+  /** Deletes the archived sessions the preview with this cutoff counted; every window drops them. */
+  'storage:cleanUp': { req: CleanUp, res: z.object({ deleted: z.number().int().nonnegative() }) },
+  /** Asks for a compaction, done at the next start (it needs the database to itself). */
+  'storage:compact': { req: Empty, res: CompactionRequested },
+  /** Quits and starts again (the desktop app); `unsupported` in a headless host. */
+  'host:restart': { req: Empty, res: Ok },
+  /** The text of a crash log the window was told of (`host:problem`), for Copy details. */
+  'host:crashReport': { req: CrashReportRequest, res: CrashReport },
 } as const;
 
 /** Why the host cannot save (issue 13): the disk is full, the folder unwritable, the file damaged or newer. */
@@ -551,6 +577,10 @@ export const events = {
   'search:progress': SearchProgress,
   /** Settings changed (from any window): to every window, so they agree (the theme among them). */
   'settings:changed': Settings,
+  /** A backup was taken, failed or rotated away: to every window (Settings → Storage lists them). */
+  'storage:backups': BackupList,
+  /** The host hit an uncaught error, logged it (the crash log named) and went on: to every window. */
+  'host:problem': HostProblem,
 } as const;
 
 export type Commands = typeof commands;

@@ -4,11 +4,12 @@ import { agentHandlers } from './agents';
 import { hostHandlers } from './host';
 import { permissionHandlers } from './permissions';
 import { sessionHandlers } from './sessions';
+import { storageHandlers } from './storage';
 
 /**
  * One handler per contract command, grouped by domain. The dispatcher has validated `params`;
  * each handler is one call to the part that owns the work.
  */
 export function createHandlers(h: HostParts): Handlers {
-  return { ...sessionHandlers(h), ...permissionHandlers(h), ...agentHandlers(h), ...hostHandlers(h) };
+  return { ...sessionHandlers(h), ...permissionHandlers(h), ...agentHandlers(h), ...hostHandlers(h), ...storageHandlers(h) };
 }

@@ -26,6 +26,8 @@ import { controlsInitialState, type ControlsState } from './slices/controls/init
 import { createControlsActions, type ControlsActions } from './slices/controls/actions';
 import { searchInitialState, type SearchState } from './slices/search/initial-state';
 import { createSearchActions, type SearchActions } from './slices/search/actions';
+import { storageInitialState, type StorageState } from './slices/storage/initial-state';
+import { createStorageActions, type StorageActions } from './slices/storage/actions';
 
 export type AppState = SessionsState &
   TranscriptState &
@@ -39,7 +41,8 @@ export type AppState = SessionsState &
   DraftsState &
   TerminalsState &
   ControlsState &
-  SearchState;
+  SearchState &
+  StorageState;
 type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -52,7 +55,8 @@ type AppActions = SessionsActions &
   DraftsActions &
   TerminalsActions &
   ControlsActions &
-  SearchActions;
+  SearchActions &
+  StorageActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -74,6 +78,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...terminalsInitialState,
     ...controlsInitialState,
     ...searchInitialState,
+    ...storageInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -87,5 +92,6 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createTerminalsActions(set, get, deps),
     ...createControlsActions(set, get, deps),
     ...createSearchActions(set, get, deps),
+    ...createStorageActions(set, get, deps),
   }));
 }
