@@ -58,6 +58,8 @@ export const NoticeKind = z.enum([
   'path_refused',
   /** A remembered choice (mode, model, option) was applied to a new session. */
   'default_applied',
+  /** The computer slept: deadlines moved by the sleep, or an agent that died meanwhile. */
+  'slept',
 ]);
 export type NoticeKind = z.output<typeof NoticeKind>;
 

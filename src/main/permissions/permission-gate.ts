@@ -17,6 +17,7 @@ import type { Clock } from '../util/clock';
 import { Emitter, type Event } from '../util/event';
 import type { Disposable } from '../util/lifecycle';
 import type { TimerQueue } from '../util/timer-queue';
+import { describeDuration, type Resumed, type SuspendAware } from '../util/suspend-watch';
 
 export interface PermissionGateOptions {
   repo: PermissionsRepo;
@@ -29,9 +30,14 @@ export interface PermissionGateOptions {
   /** False for a session that is closing, ended or unknown: its requests are answered at once. */
   isOpen(sessionId: string): boolean;
   /** Appends a transcript event. */
-  record<K extends 'permission_requested' | 'permission_resolved'>(sessionId: string, kind: K, payload: PayloadOf<K>): void;
+  record<K extends 'permission_requested' | 'permission_resolved' | 'notice'>(sessionId: string, kind: K, payload: PayloadOf<K>): void;
   /** Labels a window for the transcript ("window 2"). */
   clientLabel(clientId: string): string;
+  /**
+   * Sleeps of the computer: a deadline counts only the time awake. The host's timer moves the
+   * deadline's task itself; the gate moves the deadline it shows and says so in the transcript.
+   */
+  suspend?: SuspendAware;
 }
 
 type Response = acp.RequestPermissionResponse;
@@ -79,7 +85,35 @@ export class PermissionGate implements Disposable {
   /** A session's pending count changed (its view's badge). */
   readonly onDidChangePending: Event<string> = this.didChangePending.event;
 
-  constructor(private readonly opts: PermissionGateOptions) {}
+  private readonly resumeSubscription: Disposable | undefined;
+
+  constructor(private readonly opts: PermissionGateOptions) {
+    this.resumeSubscription = opts.suspend?.onDidResume((r) => this.resumed(r));
+  }
+
+  /**
+   * The computer slept while requests waited with a deadline: each deadline moves by the sleep
+   * (never expired at wake), windows get the request again with it, and each session's
+   * transcript says why.
+   */
+  private resumed({ sleptMs }: Resumed): void {
+    const now = this.opts.clock.now();
+    const moved = new Map<string, number>();
+    for (const p of this.pending.values()) {
+      if (p.view.deadlineAt === undefined) continue;
+      const deadlineAt = p.view.deadlineAt + sleptMs;
+      p.view = { ...p.view, deadlineAt };
+      this.opts.repo.setDeadline(p.view.requestId, deadlineAt);
+      this.didRequest.fire(p.view);
+      moved.set(p.view.sessionId, Math.min(moved.get(p.view.sessionId) ?? Infinity, deadlineAt - now));
+    }
+    for (const [sessionId, left] of moved) {
+      this.opts.record(sessionId, 'notice', {
+        kind: 'slept',
+        text: `This computer slept for ${describeDuration(sleptMs)} while a permission request waited. Its deadline counts only the time awake: it is answered automatically in ${describeDuration(Math.max(0, left))} unless a window answers it first.`,
+      });
+    }
+  }
 
   request(sessionId: string, params: acp.RequestPermissionRequest, signal?: AbortSignal): Promise<Response> {
     // Nobody could ever answer these: a closing or ended session has no windows left to ask,
@@ -149,6 +183,7 @@ export class PermissionGate implements Disposable {
   /** Host quit: every pending request is answered `cancelled`. Idempotent. */
   dispose(): void {
     this.cancelAll('host_shutdown');
+    this.resumeSubscription?.dispose();
   }
 
   /** Windows came or went: requests wait for a person while one watches, else a deadline runs. */
