@@ -6,6 +6,7 @@ import { useShortcuts } from './components/keyboard/use-shortcuts';
 import { AgentLogPanel } from './components/agent-log/agent-log-panel';
 import { Composer } from './components/composer/composer';
 import { ConnectionBanner, StorageBanner } from './components/app-frame/connection-banner';
+import { HostProblemBanner } from './components/app-frame/host-problem-banner';
 import { ErrorBoundary } from './components/app-frame/error-boundary';
 import { LiveAnnouncer } from './components/app-frame/live-announcer';
 import { Notices } from './components/app-frame/notices';
@@ -65,6 +66,7 @@ export function App() {
         <SearchBox />
       </header>
       <StorageBanner />
+      <HostProblemBanner />
       <div className="app-body">
         <SessionSidebar onOpenSettings={openSettings} onOpenShortcuts={openShortcuts} />
         <main className="main">
