@@ -9,6 +9,7 @@ import { parseArgs, USAGE } from './lib/args';
 import { machine } from './lib/machine';
 import { fmt } from './lib/stats';
 import type { BenchContext, BenchGroup, Metric, ScalingPoint } from './lib/types';
+import { backup } from './metrics/backup';
 import { hostMetrics } from './metrics/host-scale';
 import { ingest } from './metrics/ingest';
 import { latency } from './metrics/latency';
@@ -20,7 +21,7 @@ import { search } from './metrics/search';
 import { windowMetrics } from './metrics/window';
 
 /** In table order. */
-const GROUPS: BenchGroup[] = [stream, ingest, latency, switching, search, windowMetrics, hostMetrics, serveReady, soak];
+const GROUPS: BenchGroup[] = [stream, ingest, latency, switching, search, windowMetrics, hostMetrics, serveReady, soak, backup];
 const ALL = GROUPS.flatMap((g) => g.names);
 
 function passes(m: Metric): boolean {
