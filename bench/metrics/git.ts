@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { Git, claimWorktree, createCheckpoint, createWorktree, listChanges, prepareWorktree } from '../../src/main/workspace/git';
 import { FIXTURE_ROOT, gitFixture, type GitFixture } from '../lib/git-fixture';
 import { fmt, medianOf, timed } from '../lib/stats';
-import type { BenchContext, BenchGroup, Metric } from '../lib/types';
+import { isMetricError, type BenchContext, type BenchGroup, type Metric } from '../lib/types';
 
 const CHECKPOINT = 'checkpoint_ms_10k';
 const CHANGES = 'changes_list_ms_100k';
@@ -158,8 +158,12 @@ export const gitMetrics: BenchGroup = {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const quick = process.argv.includes('--quick');
-  const ctx: BenchContext = { quick, wants: () => true, progress: (m) => process.stderr.write(`  · ${m}\n`) };
+  const ctx: BenchContext = { quick, scaling: false, wants: () => true, progress: (m) => process.stderr.write(`  · ${m}\n`), point: () => {} };
   for (const m of await gitMetrics.run(ctx)) {
+    if (isMetricError(m)) {
+      console.log(`${m.name.padEnd(22)} not measured: ${m.error}`);
+      continue;
+    }
     const ok = m.better === 'lower' ? m.value <= m.target : m.value >= m.target;
     console.log(`${m.name.padEnd(22)} ${fmt(m.value).padStart(8)} ${m.unit}  target ≤ ${m.target}  ${ok ? 'ok' : 'MISSED'}  ${m.detail ?? ''}`);
   }

@@ -9,6 +9,7 @@
  * `--auth required|status` (tests): asks for sign-in like real agents without an account (auth.ts).
  * `--mode ID` (tests): new sessions start in that mode (`bypass` runs tools without asking).
  * `--mcp stdio` (tests): takes stdio MCP servers only (no `mcpCapabilities.http` / `.sse`).
+ * `--slow METHOD=MS,…` (tests): answers those requests late (slow-requests.ts); cancelled requests are reported on stderr.
  * stdout is the ACP stream (NDJSON); logs go to stderr.
  */
 import { spawn } from 'node:child_process';
@@ -54,6 +55,8 @@ const agent = createDemoAgent({
   writeLine: output.writeLine,
   startMode: options.startMode,
   mcp: options.mcp,
+  slow: options.slow,
+  stderr: (line) => process.stderr.write(`${line}\n`),
 });
 
 const connection = agent.app.connect(acp.ndJsonStream(output.stream, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));

@@ -17,6 +17,7 @@ import { createLogger } from '../util/log';
 import { startDesktop } from './desktop';
 import { electronWindows } from './electron-windows';
 import { electronFolderPicker } from './folder-picker';
+import { electronFileSaver, electronOpenExternal } from './system-ports';
 import { buildAppMenu } from './menu';
 import { resolveNativeBinding } from './native-binding';
 import { safeStorageBox } from './safe-storage-box';
@@ -76,6 +77,8 @@ startDesktop({
       dataDir,
       headless: false,
       folderPicker: electronFolderPicker(),
+      openExternal: electronOpenExternal(),
+      saveFile: electronFileSaver(),
       openWindow: shell.openWindow,
       restart: shell.restart,
       recover: shell.recover,
