@@ -627,7 +627,7 @@ export class SessionHost implements HostPort {
   /**
    * Switchboard's environment as agent `agentId` inherits it: without Switchboard's own secrets
    * (the token, by name and value) and without any secret the secret box keeps for another
-   * agent or an MCP server (ADR 0022). Its own variables are added by the spawn.
+   * agent or an MCP server (ADR 0023). Its own variables are added by the spawn.
    */
   private inheritedEnv(agentId: string): NodeJS.ProcessEnv {
     const others = this.catalogue.withheldFrom(agentId);

@@ -108,6 +108,34 @@ describe('a permission deadline across a sleep', () => {
   });
 });
 
+describe('a question deadline across a sleep', () => {
+  it('counts only the time awake as a permission does: moved by the sleep, said so, cancelled only when its awake time is up', async () => {
+    const clock = new FakeClock();
+    h = await startHarness({ clock, settings: { permissionTimeoutMs: 5 * MINUTE, idleTimeoutMs: 0 } });
+    const w = h.window();
+    const { id } = await w.call('sessions:create', { cwd: h.dataDir });
+    await w.call('prompt:send', { sessionId: id, clientMessageId: randomUUID(), text: '/elicit' });
+    await w.waitFor('session:updated', (v) => v.id === id && v.pendingQuestions === 1);
+    const asked = h.host.questions.pendingFor(id)[0]!;
+    expect(asked.deadlineAt).toBe(clock.now() + 5 * MINUTE);
+
+    await clock.advance(MINUTE);
+    clock.suspend(10 * HOUR);
+    await clock.advance(20_000);
+    expect(h.host.questions.pendingFor(id)[0]?.deadlineAt).toBe(asked.deadlineAt! + 10 * HOUR);
+    const notice = (await transcript(w, id)).find((e) => e.kind === 'notice' && e.payload.kind === 'slept');
+    expect(notice?.kind === 'notice' && notice.payload.text).toBe(
+      'This computer slept for 10 h while a question waited. Its deadline counts only the time awake: it is answered automatically in 4 min unless a window answers it first.',
+    );
+    await clock.advance(4 * MINUTE - 20_000 - 1);
+    expect(h.host.questions.countFor(id)).toBe(1);
+    await clock.advance(1);
+    expect(h.host.questions.countFor(id)).toBe(0);
+    const answered = (await transcript(w, id)).find((e) => e.kind === 'question_answered');
+    expect(answered?.payload).toMatchObject({ action: 'cancel', decider: { kind: 'timeout' } });
+  });
+});
+
 describe('the idle reaper across a sleep', () => {
   it('does not reap every session at wake: idle time counts only the time awake', async () => {
     const clock = new FakeClock();
