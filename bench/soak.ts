@@ -125,7 +125,7 @@ function printSlopes(slopes: readonly WindowSlope[], label: string): void {
   console.log(`\n${label}: slopes over the last ${span}`);
   for (const s of slopes) {
     const unit = s.figure === 'rssMb' || s.figure === 'heapMb' ? ' MiB' : '';
-    console.log(`  ${s.figure.padEnd(8)} ${s.perHour.toFixed(2).padStart(8)}${unit}/h  (flat within ±${s.limit}${unit}/h)  ${s.flat ? 'flat' : 'GROWING'}`);
+    console.log(`  ${s.figure.padEnd(8)} ${s.perHour.toFixed(2).padStart(8)}${unit}/h  (rising at most ${s.limit}${unit}/h)  ${s.flat ? (s.perHour < -s.limit ? 'falling' : 'flat') : 'GROWING'}`);
   }
 }
 

@@ -87,6 +87,7 @@ export interface WindowSlope {
   /** Per hour. */
   perHour: number;
   limit: number;
+  /** Not rising faster than `limit` per hour (falling is not a leak). */
   flat: boolean;
   /** The samples the slope is taken over, and the minutes they span. */
   samples: number;
@@ -101,6 +102,7 @@ export function windowSlopes(samples: readonly Sample[], atSec: number, windowMi
     // x in hours: the slope is per hour.
     const perHour = slope(inWindow.map((s) => ({ x: s.t / 3600, y: s[figure] })));
     const limit = SLOPE_LIMITS[figure];
-    return { figure, perHour, limit, flat: Math.abs(perHour) <= limit, samples: inWindow.length, spanMin: span };
+    // Only a rise is a leak: a figure that falls (sockets and agents closing as the load ends) is not.
+    return { figure, perHour, limit, flat: perHour <= limit, samples: inWindow.length, spanMin: span };
   });
 }
