@@ -49,12 +49,12 @@ export const commandNameList = [
   'sessions:import',
   'storage:report',
   'storage:backups',
-  'storage:backUpNow',
-  'storage:cleanUpPreview',
-  'storage:cleanUp',
+  'storage:backup',
+  'storage:preview',
+  'storage:clean',
   'storage:compact',
   'host:restart',
-  'host:crashReport',
+  'crashes:read',
 ] as const;
 
 export const eventNameList = [

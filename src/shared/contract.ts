@@ -600,17 +600,17 @@ export const commands = {
   /** The database's backups, newest first. */
   'storage:backups': { req: Empty, res: BackupList },
   /** Takes a backup now (while sessions run); answers once it is taken and checked. */
-  'storage:backUpNow': { req: Empty, res: BackupView },
-  /** What `storage:cleanUp` would delete: archived sessions last used that many days ago or more. */
-  'storage:cleanUpPreview': { req: CleanUpAge, res: CleanUpPreview },
+  'storage:backup': { req: Empty, res: BackupView },
+  /** What `storage:clean` would delete: archived sessions last used that many days ago or more. */
+  'storage:preview': { req: CleanUpAge, res: CleanUpPreview },
   /** Deletes the archived sessions the preview with this cutoff counted; every window drops them. */
-  'storage:cleanUp': { req: CleanUp, res: z.object({ deleted: z.number().int().nonnegative() }) },
+  'storage:clean': { req: CleanUp, res: z.object({ deleted: z.number().int().nonnegative() }) },
   /** Asks for a compaction, done at the next start (it needs the database to itself). */
   'storage:compact': { req: Empty, res: CompactionRequested },
   /** Quits and starts again (the desktop app); `unsupported` in a headless host. */
   'host:restart': { req: Empty, res: Ok },
   /** The text of a crash log the window was told of (`host:problem`), for Copy details. */
-  'host:crashReport': { req: CrashReportRequest, res: CrashReport },
+  'crashes:read': { req: CrashReportRequest, res: CrashReport },
 } as const;
 
 /** Why the host cannot save (issue 13): the disk is full, the folder unwritable, the file damaged or newer. */

@@ -13,7 +13,7 @@ export const HostProblem = z.object({
   at: z.number(),
   /** One line: what failed. */
   message: z.string(),
-  /** The crash log's file name in `<data folder>/logs`, for `host:crashReport`. */
+  /** The crash log's file name in `<data folder>/logs`, for `crashes:read`. */
   report: z.string(),
 });
 export type HostProblemT = z.output<typeof HostProblem>;

@@ -47,7 +47,7 @@ describe('an uncaught error in the host', () => {
     expect(problem).toMatchObject({ kind: 'error', message: 'Error: the parser fell over near [redacted]' });
     expect(crashLogs(h.dataDir)).toEqual([problem.report]);
     expect(statSync(join(h.dataDir, 'logs', problem.report)).mode & 0o077).toBe(0);
-    const { text } = await w.call('host:crashReport', { report: problem.report });
+    const { text } = await w.call('crashes:read', { report: problem.report });
     expect(text).toMatch(/^Switchboard crash log\ntime: .*\nwhat: an uncaught exception\nthen: the host went on\nversions: Switchboard \S+, Node \d+\.\d+\.\d+, \S+ \S+ \(linux \w+\)\n/);
     expect(text).toContain('at '); // the stack
     expect(text).toContain(`The last ${CRASH_LOG_LINES} protocol lines of the agents (secrets redacted):`);
@@ -66,8 +66,8 @@ describe('an uncaught error in the host', () => {
     expect(await w.prompt(id, 'still there?')).toMatchObject({ payload: { stopReason: 'end_turn' } });
     const info = await h.window('later').call('host:info', {});
     expect(info.problems?.map((p) => p.message)).toEqual(['Error: the parser fell over near [redacted]', 'A value that is not an Error was thrown: a plain string']);
-    await expect(w.call('host:crashReport', { report: 'crash-2020-01-01T00-00-00-000Z.log' })).rejects.toMatchObject({ code: 'not_found' });
-    await expect(w.call('host:crashReport', { report: '../secrets.json' })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(w.call('crashes:read', { report: 'crash-2020-01-01T00-00-00-000Z.log' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(w.call('crashes:read', { report: '../secrets.json' })).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
   it(`restarts after more than ${STORM_LIMIT} within a minute; the next start tells every window it restarted`, async () => {
@@ -102,6 +102,6 @@ describe('an uncaught error in the host', () => {
     }
     const kept = crashLogs(h.dataDir);
     expect(kept).toHaveLength(CRASH_LOGS_KEPT);
-    expect((await h.window().call('host:crashReport', { report: kept.at(-1)! })).text).toContain(`error: Error: error ${CRASH_LOGS_KEPT + 2}`);
+    expect((await h.window().call('crashes:read', { report: kept.at(-1)! })).text).toContain(`error: Error: error ${CRASH_LOGS_KEPT + 2}`);
   });
 });

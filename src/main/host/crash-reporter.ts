@@ -138,7 +138,7 @@ export class CrashReporter {
     return { report, fatal };
   }
 
-  /** `host:crashReport`: a crash log's text, by the name a window was told. */
+  /** `crashes:read`: a crash log's text, by the name a window was told. */
   report(name: string): { report: string; text: string } {
     const text = readCrashLog(this.o.logs, name);
     if (text === undefined) throw new AppError('not_found', `There is no crash log ${name} (only the newest are kept).`);

@@ -141,7 +141,7 @@ describe('damage found by the check after the start', () => {
     // No backup of a damaged file: none now, none a day later, none on request.
     await clock.advance(DAY + BACKUP_CHECK_INTERVAL_MS);
     expect(listBackups(backupsFolder(dir)).map((b) => b.file)).toEqual([backup]);
-    await expect(w.call('storage:backUpNow', {})).rejects.toMatchObject({ code: 'invalid_state' });
+    await expect(w.call('storage:backup', {})).rejects.toMatchObject({ code: 'invalid_state' });
   });
 
   it('a restore accepted then (the desktop dialog) is done at the next start, under the lock, before the store opens', async () => {

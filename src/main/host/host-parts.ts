@@ -38,8 +38,8 @@ export interface HostParts {
   storage: StorageCare;
   /** `host:restart`: quits and starts again; `unsupported` where the host cannot (headless). */
   restart(): void;
-  /** `host:crashReport`: a crash log's text, by the name `host:problem` gave. */
-  crashReport(name: string): CommandResponse<'host:crashReport'>;
+  /** `crashes:read`: a crash log's text, by the name `host:problem` gave. */
+  crashReport(name: string): CommandResponse<'crashes:read'>;
   /** An event to one window (a test's progress goes to the window that asked). */
   sendTo<E extends EventName>(clientId: string, event: E, payload: EventPayload<E>): void;
 }

@@ -54,10 +54,10 @@ describe('Settings → Storage', () => {
     const other = h.window('other');
     await other.call('sessions:switch', { sessionId: old });
 
-    const preview = await w.call('storage:cleanUpPreview', { olderThanDays: 30 });
+    const preview = await w.call('storage:preview', { olderThanDays: 30 });
     expect(preview).toMatchObject({ sessions: 1, cutoff: T0 + 40 * DAY - 30 * DAY });
     expect(preview.events).toBe(h.stored(old).length);
-    expect(await w.call('storage:cleanUp', { cutoff: preview.cutoff })).toEqual({ deleted: 1 });
+    expect(await w.call('storage:clean', { cutoff: preview.cutoff })).toEqual({ deleted: 1 });
 
     await w.waitFor('session:deleted', (d) => d.sessionId === old);
     await other.waitFor('session:deleted', (d) => d.sessionId === old);
@@ -72,7 +72,7 @@ describe('Settings → Storage', () => {
     h = await startHarness();
     await archivedSession(h, '/flood 30');
     const w = h.window();
-    const backup = await w.call('storage:backUpNow', {});
+    const backup = await w.call('storage:backup', {});
     expect(backup).toMatchObject({ kind: 'daily' });
     await w.waitFor('storage:backups', (l: BackupListT) => !l.running && l.backups.some((b) => b.name === backup.name));
     expect(listBackups(backupsFolder(h.dataDir)).map((b) => b.file)).toEqual([join(backupsFolder(h.dataDir), backup.name)]);

@@ -8,11 +8,11 @@ export function storageHandlers(h: HostParts) {
   return {
     'storage:report': () => h.storage.report(),
     'storage:backups': () => h.storage.list(),
-    'storage:backUpNow': () => h.storage.backUpNow(),
-    'storage:cleanUpPreview': (p) => h.storage.cleanUpPreview(p.olderThanDays),
-    'storage:cleanUp': (p) => h.storage.cleanUp(p.cutoff),
+    'storage:backup': () => h.storage.backUpNow(),
+    'storage:preview': (p) => h.storage.cleanUpPreview(p.olderThanDays),
+    'storage:clean': (p) => h.storage.cleanUp(p.cutoff),
     'storage:compact': () => h.storage.requestCompaction(),
     'host:restart': () => (h.restart(), ok),
-    'host:crashReport': (p) => h.crashReport(p.report),
+    'crashes:read': (p) => h.crashReport(p.report),
   } satisfies Partial<Handlers>;
 }

@@ -32,7 +32,7 @@ describe('the host problem banner', () => {
     expect(store.getState().hostProblems.map((p) => p.kind)).toEqual(['restarted', 'error']);
     store.getState().dismissHostProblems();
     expect(store.getState().hostProblemsSeen).toBe(2);
-    fake.handle('host:crashReport', (req) => ok({ report: req.report, text: `log of ${req.report}` }));
+    fake.handle('crashes:read', (req) => ok({ report: req.report, text: `log of ${req.report}` }));
     expect(await store.getState().crashReport(error.report)).toEqual({ ok: true, value: `log of ${error.report}` });
   });
 });

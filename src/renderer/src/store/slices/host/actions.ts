@@ -69,7 +69,7 @@ export function createHostActions(set: SetState, get: GetState, deps: StoreDeps)
     },
 
     async crashReport(report) {
-      const res = await api['host:crashReport']({ report });
+      const res = await api['crashes:read']({ report });
       return res.ok ? { ok: true, value: res.value.text } : res;
     },
 

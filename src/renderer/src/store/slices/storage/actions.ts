@@ -39,14 +39,14 @@ export function createStorageActions(set: SetState, get: GetState, deps: StoreDe
 
     async backUpNow() {
       set({ backupError: undefined });
-      const res = await api['storage:backUpNow']({});
+      const res = await api['storage:backup']({});
       // The list itself comes pushed (`storage:backups`), from this window's backup or any other.
       if (!res.ok) set({ backupError: res.error });
     },
 
     async previewCleanUp(olderThanDays) {
       cleanUp({ preview: undefined, deleted: undefined, error: undefined });
-      const res = await api['storage:cleanUpPreview']({ olderThanDays });
+      const res = await api['storage:preview']({ olderThanDays });
       cleanUp(res.ok ? { preview: res.value } : { error: res.error });
     },
 
@@ -54,7 +54,7 @@ export function createStorageActions(set: SetState, get: GetState, deps: StoreDe
       const { preview, running } = get().cleanUp;
       if (!preview || running) return;
       cleanUp({ running: true, error: undefined });
-      const res = await api['storage:cleanUp']({ cutoff: preview.cutoff });
+      const res = await api['storage:clean']({ cutoff: preview.cutoff });
       cleanUp(res.ok ? { running: false, preview: undefined, deleted: res.value.deleted } : { running: false, error: res.error });
       if (res.ok) await loadReport();
     },

@@ -38,38 +38,38 @@ describe('storage slice', () => {
     fake.emit('storage:backups', backups({ running: true }));
     await flush();
     expect(store.getState().backups?.running).toBe(true);
-    fake.handle('storage:backUpNow', () => ({ ok: false, error: { code: 'invalid_state', message: 'The database is damaged' } }));
+    fake.handle('storage:backup', () => ({ ok: false, error: { code: 'invalid_state', message: 'The database is damaged' } }));
     await store.getState().backUpNow();
     expect(store.getState().backupError?.code).toBe('invalid_state');
   });
 
   it('cleans up exactly what the confirmed preview counted, then measures again', async () => {
     const { fake, store } = boundStore();
-    fake.handle('storage:cleanUpPreview', (req) => ok({ cutoff: 1_000 - req.olderThanDays, sessions: 3, events: 120 }));
+    fake.handle('storage:preview', (req) => ok({ cutoff: 1_000 - req.olderThanDays, sessions: 3, events: 120 }));
     const done = deferred<ReturnType<typeof ok<{ deleted: number }>>>();
-    fake.handle('storage:cleanUp', () => done.promise).handle('storage:report', () => ok(report({ sessions: 9 })));
+    fake.handle('storage:clean', () => done.promise).handle('storage:report', () => ok(report({ sessions: 9 })));
     await store.getState().previewCleanUp(30);
     expect(store.getState().cleanUp.preview).toEqual({ cutoff: 970, sessions: 3, events: 120 });
-    expect(fake.calls.some((c) => c.command === 'storage:cleanUp')).toBe(false);
+    expect(fake.calls.some((c) => c.command === 'storage:clean')).toBe(false);
     const confirming = store.getState().confirmCleanUp();
     expect(store.getState().cleanUp.running).toBe(true);
     // A second click while it runs sends nothing more.
     await store.getState().confirmCleanUp();
     done.resolve(ok({ deleted: 3 }));
     await confirming;
-    expect(fake.calls.filter((c) => c.command === 'storage:cleanUp').map((c) => c.req)).toEqual([{ cutoff: 970 }]);
+    expect(fake.calls.filter((c) => c.command === 'storage:clean').map((c) => c.req)).toEqual([{ cutoff: 970 }]);
     expect(store.getState().cleanUp).toMatchObject({ running: false, preview: undefined, deleted: 3 });
     expect(store.getState().storageReport?.sessions).toBe(9);
   });
 
   it('cancels a preview without deleting anything', async () => {
     const { fake, store } = boundStore();
-    fake.handle('storage:cleanUpPreview', () => ok({ cutoff: 5, sessions: 2, events: 4 }));
+    fake.handle('storage:preview', () => ok({ cutoff: 5, sessions: 2, events: 4 }));
     await store.getState().previewCleanUp(7);
     store.getState().cancelCleanUp();
     await store.getState().confirmCleanUp();
     expect(store.getState().cleanUp.preview).toBeUndefined();
-    expect(fake.calls.some((c) => c.command === 'storage:cleanUp')).toBe(false);
+    expect(fake.calls.some((c) => c.command === 'storage:clean')).toBe(false);
   });
 
   it('asks for a compaction, and restarts only when asked to', async () => {
