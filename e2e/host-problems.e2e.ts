@@ -4,13 +4,14 @@
  * the log's text with Copy details; too many in a minute and serve exits 70, and the next start
  * says it restarted.
  */
+import type { Page } from '@playwright/test';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, newSession, openApp, send, test, transcript } from './support/fixtures';
 import { startServe, tempDataDir, type ServeProcess } from './support/serve';
 
 const preload = resolve(import.meta.dirname, 'support/throw-on-signal.mjs');
-const banner = (page: import('@playwright/test').Page) => page.getByRole('alert', { name: 'Unexpected error' });
+const banner = (page: Page) => page.getByRole('alert', { name: 'Unexpected error' });
 
 test('an uncaught error: every window says the host went on, and Copy details copies the redacted crash log', async ({ page, context }) => {
   const dir = tempDataDir();
