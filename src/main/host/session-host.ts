@@ -42,6 +42,8 @@ import { createLogger, type Logger } from '../util/log';
 import { TimerQueue } from '../util/timer-queue';
 import { FileSearch } from '../workspace/file-search';
 import { requireFolder, type FolderPicker } from '../workspace/folders';
+import { Git, isGitError } from '../workspace/git';
+import { WorkspaceService } from '../workspace/workspace-service';
 import { AgentLogFollowers } from './agent-log-followers';
 import { CrashReporter } from './crash-reporter';
 import { Clients } from './clients';
@@ -101,6 +103,10 @@ export interface HostOptions {
   watchdogScript?: string;
   /** `host:info` carries the process's memory and active handles (`npm run soak`). */
   debugInfo?: boolean;
+  /** The environment `git` runs with (tests: a sandbox HOME and config); default this process's. */
+  gitEnv?: NodeJS.ProcessEnv;
+  /** The environment repositories' setup commands run with; default this process's. */
+  setupEnv?: NodeJS.ProcessEnv;
   /**
    * The person's answer to the offer for a database too damaged to open (the newest good
    * backup, what going back loses): true puts the backup in place, the damaged file kept aside.
@@ -171,6 +177,9 @@ export class SessionHost implements HostPort {
   readonly storage: StorageHealth;
   readonly searchBackfill: SearchBackfill;
   readonly liveSettings: LiveSettings;
+  readonly workspace: WorkspaceService;
+  /** Settles once the start-up check of the sessions' worktrees is done (it runs in the background). */
+  reconciled: Promise<void> = Promise.resolve();
   /** The start-up check, backups, and Settings → Storage. */
   readonly storageCare: StorageCare;
   private readonly clients = new Clients(this.watchers);
@@ -275,7 +284,22 @@ export class SessionHost implements HostPort {
     this.questions = new QuestionGate({ ...waitingOnPerson, repo: this.store.questions });
     // Only the desktop app opens a terminal: a headless host may be on another machine than the person.
     const terminal = options.terminal ?? (options.headless ? undefined : findTerminal());
+    this.workspace = new WorkspaceService({
+      store: this.store,
+      log: this.eventLog,
+      git: new Git({ ...(options.gitEnv ? { env: options.gitEnv } : {}), logger: this.log.child('git') }),
+      clock,
+      timers: this.timers,
+      logger: this.log.child('workspace'),
+      worktreeRoot: () => this.settings.worktreeRoot ?? paths.worktrees,
+      scratchDir: paths.workspace,
+      // The workspace never imports sessions: it asks through these (the service exists by the time they are called).
+      sessions: { isLive: (id) => this.service.registry.has(id), isRunning: (id) => this.service.isRunning(id) },
+      watch: watchdog,
+      ...(options.setupEnv ? { setupEnv: options.setupEnv } : {}),
+    });
     this.service = new SessionService({
+      workspace: this.workspace,
       store: this.store,
       log: this.eventLog,
       pool: this.pool,
@@ -337,6 +361,7 @@ export class SessionHost implements HostPort {
       createHandlers({
         info: (clientId) => this.info(clientId, terminal !== undefined),
         service: this.service,
+        workspace: this.workspace,
         gate: this.gate,
         questions: this.questions,
         openExternal: options.openExternal,
@@ -355,8 +380,9 @@ export class SessionHost implements HostPort {
         restart: () => this.restart(),
         crashReport: (name) => this.crashes.report(name),
       }),
-      // A command that failed on the disk or the file says so, and every window hears it.
-      (err) => this.storage.failed(err)?.toWire(),
+      // A command that failed on the disk or the file says so, and every window hears it; a git
+      // failure that reached here unconverted still shows git's words.
+      (err) => this.storage.failed(err)?.toWire() ?? (isGitError(err) ? err.toAppError().toWire() : undefined),
     );
   }
 
@@ -425,6 +451,9 @@ export class SessionHost implements HostPort {
     }
     // Which agents are installed is found in the background: the start never waits on it.
     host.agentsChanged();
+    // So are the sessions' worktrees: vanished ones pruned and marked, rows matched with git.
+    const started = host;
+    host.reconciled = host.workspace.reconcile().catch((err: unknown) => started.log.warn('checking the worktrees at start-up failed', { error: String(err) }));
     const s = host.settings;
     host.log.info(
       host.reaper.enabled
@@ -460,7 +489,7 @@ export class SessionHost implements HostPort {
 
   dispatch(clientId: string, command: string, payload: unknown) {
     if (!this.clients.has(clientId)) {
-      return Promise.resolve({ ok: false as const, error: { code: 'unauthorized' as const, message: 'Unknown window' } });
+      return Promise.resolve({ ok: false as const, error: new AppError('unauthorized', 'Unknown window').toWire() });
     }
     return this.dispatcher(clientId, command, payload);
   }
@@ -499,6 +528,7 @@ export class SessionHost implements HostPort {
       { part: 'backups', run: () => this.storageCare.dispose() },
       { part: 'agent logs', run: () => this.agentLogFollowers.dispose() },
       { part: 'sessions', budgeted: true, run: () => this.service.closeAll(reason) },
+      { part: 'workspace', budgeted: true, run: () => this.workspace.dispose() },
       { part: 'permissions', budgeted: true, run: () => this.gate.dispose() },
       { part: 'questions', budgeted: true, run: () => this.questions.dispose() },
       { part: 'agents', budgeted: true, run: () => this.pool.shutdownAll() },
@@ -510,6 +540,7 @@ export class SessionHost implements HostPort {
       { part: 'agents', run: () => this.pool.dispose() },
       { part: 'watchdog', run: () => this.watchdog.dispose() },
       { part: 'sessions', run: () => this.service.endAllStored(reason) },
+      { part: 'workspace', run: () => this.workspace.abandon() },
       { part: 'search index', run: () => this.searchBackfill.dispose() },
       { part: 'subscriptions', run: () => this.subscriptions.dispose() },
       { part: 'session views', run: () => this.viewPush.dispose() },
@@ -569,6 +600,9 @@ export class SessionHost implements HostPort {
     this.subscriptions.add(this.questions.onDidAsk((view) => clients.toWatchers(view.sessionId, 'question:asked', view)));
     this.subscriptions.add(this.questions.onDidResolve((resolved) => clients.toWatchers(resolved.sessionId, 'question:resolved', resolved)));
     this.subscriptions.add(catalogue.onDidChange(() => this.agentsChanged()));
+    this.subscriptions.add(this.workspace.onDidChangeStatus((status) => clients.toWatchers(status.sessionId, 'workspace:status', status)));
+    this.subscriptions.add(this.workspace.onDidChangeFiles((changed) => clients.toWatchers(changed.sessionId, 'workspace:changed', changed)));
+    this.subscriptions.add(this.workspace.onDidSetupOutput((output) => clients.toWatchers(output.sessionId, 'setup:output', output)));
     this.subscriptions.add(this.storageCare.onDidChangeBackups((list) => clients.broadcast('storage:backups', list)));
     this.subscriptions.add(this.suspend.onDidResume((r) => this.log.info('the computer slept; deadlines and idle times count only the time awake', { ...r })));
     const power = this.options.power;
@@ -627,7 +661,7 @@ export class SessionHost implements HostPort {
   /**
    * Switchboard's environment as agent `agentId` inherits it: without Switchboard's own secrets
    * (the token, by name and value) and without any secret the secret box keeps for another
-   * agent or an MCP server (ADR 0023). Its own variables are added by the spawn.
+   * agent or an MCP server (ADR 0024). Its own variables are added by the spawn.
    */
   private inheritedEnv(agentId: string): NodeJS.ProcessEnv {
     const others = this.catalogue.withheldFrom(agentId);

@@ -7,6 +7,7 @@ import { SettingsRepo } from './settings.repo';
 import { AgentsRepo } from './agents.repo';
 import { FoldersRepo } from './folders.repo';
 import { DraftsRepo } from './drafts.repo';
+import { WorkspacesRepo } from './workspaces.repo';
 import type { Disposable } from '../util/lifecycle';
 import { asStorageError } from './storage-errors';
 
@@ -20,6 +21,7 @@ export class Store implements Disposable {
   readonly agents: AgentsRepo;
   readonly folders: FoldersRepo;
   readonly drafts: DraftsRepo;
+  readonly workspaces: WorkspacesRepo;
 
   constructor(readonly db: Db) {
     this.sessions = new SessionsRepo(db);
@@ -30,6 +32,7 @@ export class Store implements Disposable {
     this.agents = new AgentsRepo(db);
     this.folders = new FoldersRepo(db);
     this.drafts = new DraftsRepo(db);
+    this.workspaces = new WorkspacesRepo(db);
   }
 
   /** Opens the file; a damaged, newer or unwritable one is refused with a StorageError that says what to do. */

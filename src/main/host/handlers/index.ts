@@ -4,6 +4,7 @@ import { agentHandlers } from './agents';
 import { hostHandlers } from './host';
 import { permissionHandlers } from './permissions';
 import { sessionHandlers } from './sessions';
+import { workspaceHandlers } from './workspace';
 import { storageHandlers } from './storage';
 
 /**
@@ -11,5 +12,5 @@ import { storageHandlers } from './storage';
  * each handler is one call to the part that owns the work.
  */
 export function createHandlers(h: HostParts): Handlers {
-  return { ...sessionHandlers(h), ...permissionHandlers(h), ...agentHandlers(h), ...hostHandlers(h), ...storageHandlers(h) };
+  return { ...sessionHandlers(h), ...permissionHandlers(h), ...agentHandlers(h), ...hostHandlers(h), ...workspaceHandlers(h), ...storageHandlers(h) };
 }
