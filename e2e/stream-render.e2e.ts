@@ -7,6 +7,9 @@ import { codeHighlighted, expect, newSession, openApp, running, send, test, tran
  */
 test.describe('a long streamed Markdown answer', () => {
   test('renders the same streamed as loaded whole', async ({ page, host }) => {
+    // Tall enough that every part of the answer is near the view, so none of it is an empty
+    // box of a long message (markdown-virtual.e2e.ts): the whole DOM is compared.
+    await page.setViewportSize({ width: 1280, height: 4000 });
     await openApp(page, host.url());
     await newSession(page);
     // 8 KB: its ~170 chunks fit the first page after the reload (a longer answer is split

@@ -111,7 +111,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
   const viaSdk = (client: AgentContext, sessionId: string, update: SessionUpdate): Promise<void> =>
     client.notify(acp.methods.client.session.update, { sessionId, update });
   const notify = (client: AgentContext, sessionId: string, update: SessionUpdate): Promise<void> =>
-    updates.sdk(() => viaSdk(client, sessionId, update));
+    updates.sdk(() => viaSdk(client, sessionId, update), sessionId);
 
   // Real agents announce these right after creating or restoring a session;
   // clients must not lose them even though they precede the response.

@@ -69,4 +69,25 @@ describe('UpdateSender', () => {
     await send(chunk('3'));
     expect(h.wire).toEqual(['sdk s1 1', 'sdk announce s2', 'sdk s1 2', 'direct s1 3']);
   });
+
+  it('goes back through the SDK while a notification of the same session is pending, not for another session’s', async () => {
+    const h = harness();
+    const s1 = h.turn('s1');
+    await s1(chunk('1'));
+    const own = h.sender.sdk(() => h.sdkSend('sdk title s1'), 's1');
+    const other = h.sender.sdk(() => h.sdkSend('sdk title s2'), 's2');
+    const next = s1(chunk('2'));
+    await Promise.all([own, other, next]);
+    await s1(chunk('3'));
+    // s1's own notification keeps s1's update behind it; s2's does not hold s1 up.
+    expect(h.wire).toEqual(['sdk s1 1', 'sdk title s1', 'sdk title s2', 'sdk s1 2', 'direct s1 3']);
+
+    const h2 = harness();
+    const a = h2.turn('a');
+    await a(chunk('1'));
+    const busy = h2.sender.sdk(() => h2.sdkSend('sdk title b'), 'b');
+    await a(chunk('2'));
+    await busy;
+    expect(h2.wire).toEqual(['sdk a 1', 'direct a 2', 'sdk title b']);
+  });
 });

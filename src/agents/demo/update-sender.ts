@@ -12,8 +12,12 @@
  * update goes through the SDK, and the turn's next updates wait until it has been written: the
  * SDK's write queue is FIFO, so by then everything it was given before the turn (an earlier
  * turn's answer, another session's answer) is out. After that a line goes direct only while no
- * notification sent through the SDK is pending (else it goes through the SDK, behind it), so
- * direct lines follow every earlier SDK notification too.
+ * notification of the same session, and none of no session, sent through the SDK is pending
+ * (else it goes through the SDK, behind it), so direct lines follow every earlier SDK
+ * notification of their session. Another session's pending notification does not matter:
+ * order is per session. (It used to: with 8 sessions flooding one agent process there was
+ * always one pending, so every update took the SDK path and the process capped 8 sessions at
+ * about a quarter of one session's rate; profiled with `bench/profile.ts ingest 10 --agents`.)
  */
 import * as acp from '@agentclientprotocol/sdk';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
@@ -24,15 +28,26 @@ const SESSION_UPDATE = acp.methods.client.session.update;
 export type SdkSend = (update: SessionUpdate) => Promise<void>;
 
 export class UpdateSender {
+  /** SDK notifications on their way, of no particular session. */
   private sdkPending = 0;
+  /** SDK notifications on their way, by session. */
+  private readonly sessionPending = new Map<string, number>();
 
   /** `writeLine` queues a line on the SDK's output, after everything written so far; a promise while the output is full. */
   constructor(private readonly writeLine: (line: string) => Promise<void> | undefined) {}
 
-  /** Sends through the SDK (outside turns: announcements, history replay). */
-  sdk(send: () => Promise<void>): Promise<void> {
-    this.sdkPending++;
-    return send().finally(() => this.sdkPending--);
+  /** Sends through the SDK (outside turns: announcements, history replay); of `sessionId` if given. */
+  sdk(send: () => Promise<void>, sessionId?: string): Promise<void> {
+    if (sessionId === undefined) {
+      this.sdkPending++;
+      return send().finally(() => this.sdkPending--);
+    }
+    this.sessionPending.set(sessionId, (this.sessionPending.get(sessionId) ?? 0) + 1);
+    return send().finally(() => {
+      const left = (this.sessionPending.get(sessionId) ?? 1) - 1;
+      if (left === 0) this.sessionPending.delete(sessionId);
+      else this.sessionPending.set(sessionId, left);
+    });
   }
 
   /**
@@ -46,14 +61,14 @@ export class UpdateSender {
     // Updates waiting on the fence: until they are out, later ones queue behind them.
     let waiting = 0;
     const now = (update: SessionUpdate): Promise<void> => {
-      if (this.sdkPending > 0) return this.sdk(() => viaSdk(update));
+      if (this.sdkPending > 0 || this.sessionPending.has(sessionId)) return this.sdk(() => viaSdk(update), sessionId);
       const line = JSON.stringify({ jsonrpc: '2.0', method: SESSION_UPDATE, params: { sessionId, update } }) + '\n';
       return this.writeLine(line) ?? Promise.resolve();
     };
     return (update) => {
       if (fenced && waiting === 0) return now(update);
       if (!fence) {
-        const first = this.sdk(() => viaSdk(update));
+        const first = this.sdk(() => viaSdk(update), sessionId);
         fence = first.then(() => {
           fenced = true;
         });

@@ -432,8 +432,9 @@ export class SessionHost implements HostPort {
   /** The host on an open store; its background work started. Throws (and lets go of all but the store and lock) if it cannot. */
   private static build(options: HostOptions & { log: Logger }, lock: DataDirLock, store: Store): SessionHost {
     const paths = dataPaths(options.dataDir);
-    // Before any agent can start, so it hears of every one (ADR 0012).
-    const watchdog = Watchdog.start({ log: options.log.child('watchdog'), logFile: join(paths.logs, 'watchdog.log'), script: options.watchdogScript });
+    // Before any agent can start, so it hears of every one (ADR 0012); its process starts with
+    // the first agent, so a host start does not wait on spawning it.
+    const watchdog = Watchdog.start({ log: options.log.child('watchdog'), logFile: join(paths.logs, 'watchdog.log'), script: options.watchdogScript, onDemand: true });
     let host: SessionHost | undefined;
     try {
       host = new SessionHost(options, lock, watchdog, store);

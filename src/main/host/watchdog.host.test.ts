@@ -18,8 +18,14 @@ async function harness(...args: Parameters<typeof startHarness>): Promise<Harnes
 }
 
 describe('SessionHost: its watchdog', () => {
-  it('starts one watchdog with the host and leaves none after quit', async () => {
+  it('starts one watchdog with the first agent (not before: a host start does not wait on it) and leaves none after quit', async () => {
     const h = await harness();
+    expect(h.host.watchdog.pid).toBeUndefined();
+    const w = h.window();
+    const { id } = await w.call('sessions:create', { cwd: h.dataDir });
+    await w.call('sessions:switch', { sessionId: id });
+    await w.prompt(id, 'hello', randomUUID());
+    await w.waitForText(id, 'Echo: hello');
     const watchdog = h.host.watchdog.pid;
     expect(watchdog).toBeDefined();
     expect(isLive(watchdog!)).toBe(true);

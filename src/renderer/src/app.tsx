@@ -1,5 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
 import { DeleteConfirm } from './components/session/delete-confirm';
+import { ConfirmDialog } from './components/app-frame/confirm-dialog';
+import { ChangesPanel } from './components/workspace/changes-panel';
+import { CompareView } from './components/workspace/compare-view';
+import { SetupLive } from './components/workspace/workspace-rows';
 import { QuickSwitcher } from './components/keyboard/quick-switcher';
 import { ShortcutsSheet } from './components/keyboard/shortcuts-sheet';
 import { useShortcuts } from './components/keyboard/use-shortcuts';
@@ -43,6 +47,9 @@ function SessionPane({ sessionId }: { sessionId: string }) {
   return (
     <>
       <SessionHeader />
+      <CompareView />
+      <ChangesPanel />
+      <SetupLive sessionId={sessionId} />
       <SignInPanel />
       <AgentLogPanel key={sessionId} sessionId={sessionId} />
       <TranscriptView key={sessionId} />
@@ -95,6 +102,7 @@ export function App() {
       {overlay === 'switcher' ? <QuickSwitcher onClose={closeOverlay} /> : null}
       {overlay === 'shortcuts' ? <ShortcutsSheet onClose={closeOverlay} /> : null}
       <DeleteConfirm />
+      <ConfirmDialog />
       <ExportDialog />
       <Notices />
       <LiveAnnouncer />

@@ -16,6 +16,7 @@ import { nextAnimationFrame } from './store/frame';
 import { StoreProvider } from './store/context';
 import './styles/app.css';
 import './styles/navigation.css';
+import './styles/workspace.css';
 
 const LAST_SESSION_KEY = 'switchboard.lastSession';
 

@@ -82,6 +82,30 @@ describe('Watchdog: a process of its own that outlives its host', () => {
     await waitUntil(() => !isLive(agent.pid) && !isLive(agent.helper), 'the new watchdog to kill the agent', 5_000);
   });
 
+  it('on demand: starts no process until the first agent is tracked, then one that kills it once the pipe closes', async () => {
+    const w = Watchdog.start({ log: captureLogger([]), onDemand: true });
+    watchdogs.push(w);
+    expect(w.pid).toBeUndefined();
+    const agent = await stubbornAgent('first');
+    w.track(record(agent));
+    const watchdog = w.pid!;
+    expect(watchdog).toBeDefined();
+    expect(isLive(watchdog)).toBe(true);
+    w.dispose();
+    await waitUntil(() => !isLive(agent.pid) && !isLive(agent.helper), 'the agent tracked first to be killed', 5_000);
+    await waitUntil(() => !isLive(watchdog), 'the watchdog to exit', 5_000);
+  });
+
+  it('on demand: says at once that its script is missing, not first when an agent starts', () => {
+    const entries: LogEntry[] = [];
+    const w = Watchdog.start({ log: captureLogger(entries), script: '/nonexistent/watchdog.js', onDemand: true });
+    watchdogs.push(w);
+    expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', msg: expect.stringContaining('the watchdog is missing') }));
+    w.track({ id: 'x', pid: process.pid, startTime: processStartTime(process.pid) ?? null, pgid: null });
+    expect(w.pid).toBeUndefined();
+    expect(entries.filter((e) => e.msg.includes('the watchdog is missing'))).toHaveLength(1);
+  });
+
   it('costs the host only a warning when its script is missing', () => {
     const entries: LogEntry[] = [];
     const w = start(entries, '/nonexistent/watchdog.js');

@@ -22,6 +22,12 @@ export interface WatchdogOptions {
   logFile?: string;
   /** Restarts after the watchdog died while the host lives on (default 3). */
   maxRestarts?: number;
+  /**
+   * Start the process with the first agent it must watch, not at once: a host that runs no
+   * agent yet (most of its start-up) does not pay for spawning it (ADR 0012: it still hears of
+   * every agent, since `track` is what starts it).
+   */
+  onDemand?: boolean;
 }
 
 /**
@@ -52,13 +58,16 @@ export class Watchdog implements AgentWatch, Disposable {
   private readonly agents = new Map<string, WatchedAgent>();
   private restarts = 0;
   private disposed = false;
+  private launched = false;
 
   private constructor(private readonly opts: WatchdogOptions) {}
 
   /** Starts the watchdog; never throws (a failure is logged and the host goes on without it). */
   static start(opts: WatchdogOptions): Watchdog {
     const watchdog = new Watchdog(opts);
-    watchdog.launch();
+    if (!opts.onDemand) watchdog.launch();
+    // A missing script is said at start either way, not first when an agent starts.
+    else if (!watchdogEntry(opts.script)) watchdog.missing();
     return watchdog;
   }
 
@@ -69,7 +78,9 @@ export class Watchdog implements AgentWatch, Disposable {
 
   track(agent: WatchedAgent): void {
     this.agents.set(agent.id, agent);
-    this.send({ op: 'track', ...agent });
+    // The first agent starts an on-demand watchdog, which is told of every agent as it starts.
+    if (!this.launched && !this.disposed) this.launch();
+    else this.send({ op: 'track', ...agent });
   }
 
   untrack(id: string): void {
@@ -89,12 +100,19 @@ export class Watchdog implements AgentWatch, Disposable {
     child?.stdin?.end();
   }
 
+  private missing(): void {
+    this.opts.log.warn('the watchdog is missing; agents would outlive a crash of this host until its next start', {
+      script: this.opts.script ?? 'watchdog.js',
+    });
+  }
+
   private launch(): void {
+    const firstTime = !this.launched;
+    this.launched = true;
     const entry = watchdogEntry(this.opts.script);
     if (!entry) {
-      this.opts.log.warn('the watchdog is missing; agents would outlive a crash of this host until its next start', {
-        script: this.opts.script ?? 'watchdog.js',
-      });
+      // On demand, start() said so already.
+      if (!(this.opts.onDemand && firstTime)) this.missing();
       return;
     }
     const hostStart = processStartTime(process.pid);

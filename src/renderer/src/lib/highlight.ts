@@ -14,6 +14,10 @@ export type HighlightToken = string | { scope: string; children: HighlightToken[
 export interface Highlighter {
   /** The tokens of `code` in `language` (a name or alias), or undefined for a language we do not load. */
   highlight(code: string, language: string): HighlightToken[] | undefined;
+  /** The tokens if this block was highlighted already (a lookup: safe in a render), else undefined. */
+  cached(code: string, language: string): HighlightToken[] | undefined;
+  /** Whether `language` (a name or alias) is one we load. */
+  knows(language: string): boolean;
 }
 
 type LanguageModule = { default: LanguageFn };
@@ -49,11 +53,13 @@ const LANGUAGES: Record<string, () => Promise<LanguageModule>> = {
 };
 
 /** Highlighted blocks, by language and text: a block seen again (a re-render, a reload) costs a lookup. */
-const CACHE_ENTRIES = 500;
+const CACHE_ENTRIES = 2_000;
 
 function createHighlighter(hljs: HLJSApi): Highlighter {
   const cache = new Map<string, HighlightToken[] | undefined>();
   return {
+    knows: (language) => hljs.getLanguage(language) !== undefined,
+    cached: (code, language) => cache.get(`${language}\u0000${code}`),
     highlight(code, language) {
       const lang = hljs.getLanguage(language) ? language : undefined;
       if (!lang) return undefined;

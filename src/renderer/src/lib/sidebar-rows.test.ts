@@ -74,6 +74,16 @@ describe('grouping by folder', () => {
     expect(folderLabel('/')).toBe('/');
     expect(rowsOf(byId).rows[0]).toMatchObject({ type: 'group', title: '/work/web/' });
   });
+
+  it('groups worktree sessions under the repository folder chosen, not their worktrees', () => {
+    const ws = (path: string) => ({ kind: 'worktree' as const, repository: '/work/api', folder: '/work/api', path, branch: 'b' });
+    const withWorktrees = sessions([
+      { title: 'in checkout', cwd: '/work/api', lastActivityAt: 30 },
+      { title: 'wt one', cwd: '/data/worktrees/one', workspace: ws('/data/worktrees/one'), lastActivityAt: 20 },
+      { title: 'wt two', cwd: '/data/worktrees/two', workspace: ws('/data/worktrees/two'), lastActivityAt: 10 },
+    ]);
+    expect(outline(rowsOf(withWorktrees), withWorktrees)).toEqual(['# api (3)', 'in checkout', 'wt one', 'wt two']);
+  });
 });
 
 describe('filter', () => {

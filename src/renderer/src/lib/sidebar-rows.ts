@@ -90,9 +90,11 @@ export function sidebarRows(input: RowsInput): SidebarRows {
       archived.push(id);
       continue;
     }
-    const list = groups.get(view.cwd);
+    // A worktree session groups under the folder the person chose, not its worktree's path.
+    const folder = view.workspace?.folder ?? view.cwd;
+    const list = groups.get(folder);
     if (list) list.push(id);
-    else groups.set(view.cwd, [id]);
+    else groups.set(folder, [id]);
   }
   const rows: SidebarRow[] = [];
   const visible: string[] = [];

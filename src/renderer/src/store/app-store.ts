@@ -28,6 +28,10 @@ import { controlsInitialState, type ControlsState } from './slices/controls/init
 import { createControlsActions, type ControlsActions } from './slices/controls/actions';
 import { searchInitialState, type SearchState } from './slices/search/initial-state';
 import { createSearchActions, type SearchActions } from './slices/search/actions';
+import { confirmInitialState, type ConfirmState } from './slices/confirm/initial-state';
+import { createConfirmActions, type ConfirmActions } from './slices/confirm/actions';
+import { workspaceInitialState, type WorkspaceState } from './slices/workspace/initial-state';
+import { createWorkspaceActions, type WorkspaceActions } from './slices/workspace/actions';
 import { storageInitialState, type StorageState } from './slices/storage/initial-state';
 import { createStorageActions, type StorageActions } from './slices/storage/actions';
 
@@ -45,6 +49,8 @@ export type AppState = SessionsState &
   TerminalsState &
   ControlsState &
   SearchState &
+  ConfirmState &
+  WorkspaceState &
   StorageState;
 type AppActions = SessionsActions &
   TranscriptActions &
@@ -60,6 +66,8 @@ type AppActions = SessionsActions &
   TerminalsActions &
   ControlsActions &
   SearchActions &
+  ConfirmActions &
+  WorkspaceActions &
   StorageActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
@@ -83,6 +91,8 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...terminalsInitialState,
     ...controlsInitialState,
     ...searchInitialState,
+    ...confirmInitialState,
+    ...workspaceInitialState,
     ...storageInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
@@ -98,6 +108,8 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createTerminalsActions(set, get, deps),
     ...createControlsActions(set, get, deps),
     ...createSearchActions(set, get, deps),
+    ...createConfirmActions(set, get),
+    ...createWorkspaceActions(set, get, deps),
     ...createStorageActions(set, get, deps),
   }));
 }

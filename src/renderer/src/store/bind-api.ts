@@ -31,6 +31,9 @@ export function bindApi(store: AppStoreApi, api: Api, connection: ConnectionMoni
     api.on('storage:backups', (list) => s().backupsChanged(list)),
     api.on('host:problem', (problem) => s().hostProblemReported(problem)),
     api.on('settings:changed', (settings) => s().settingsChanged(settings)),
+    api.on('workspace:status', (st) => s().receiveWorkspaceStatus(st)),
+    api.on('workspace:changed', (c) => s().workspaceChanged(c.sessionId)),
+    api.on('setup:output', (p) => s().receiveSetupOutput(p)),
     api.onReconnect(() => void s().resubscribe()),
     // A new connection follows nothing: an open Agent log reloads and follows again.
     api.onReconnect(() => {

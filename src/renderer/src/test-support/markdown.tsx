@@ -13,3 +13,17 @@ export function splitMarkdown(text: string): BlockSplit {
 export function WholeMarkdown({ text }: { text: string }) {
   return <div className="markdown">{blockChildren({ finished: [text], open: '' })}</div>;
 }
+
+/**
+ * `html` without the segment boxes a message's blocks are grouped in (`data-segment`, see
+ * markdown.tsx): what is left is the blocks' own markup, which must equal the whole text's.
+ */
+export function withoutSegments(html: string): string {
+  const open: boolean[] = [];
+  return html.replace(/<div\b[^>]*>|<\/div>/g, (tag) => {
+    if (tag === '</div>') return open.pop() ? '' : tag;
+    const segment = / data-segment=""/.test(tag);
+    open.push(segment);
+    return segment ? '' : tag;
+  });
+}

@@ -35,6 +35,12 @@ const dialog = (over: Partial<Dialog> = {}): Dialog => ({
   additionalDirs: [],
   additionalDirError: undefined,
   listed: { state: 'idle' },
+  workspace: { state: 'done', probe: { kind: 'not_repository' } },
+  worktree: undefined,
+  branch: '',
+  branchEdited: false,
+  branchCheck: { state: 'idle' },
+  alsoRunOn: [],
   ...over,
 });
 

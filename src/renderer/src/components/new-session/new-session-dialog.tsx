@@ -3,6 +3,7 @@ import { useAppStore } from '../../store/context';
 import { newSessionSelectors } from '../../store/slices/new-session/selectors';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { ListedSessions } from './listed-sessions';
+import { WorktreeFields } from './worktree-fields';
 
 /**
  * Directories the person may add besides the session's folder; each is checked by the host.
@@ -169,6 +170,7 @@ export function NewSessionDialog() {
             </span>
             <RecentFolders folders={recent} current={dialog.folder} onPick={setFolder} />
           </div>
+          <WorktreeFields />
           <AdditionalDirs />
           <div className="form-actions">
             <span className="muted small">{blocked && !problem ? blocked : ''}</span>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useAppStore } from '../../store/context';
 
 /**
@@ -9,6 +10,11 @@ export function DeleteConfirm() {
   const title = useAppStore((s) => (s.deleteAskedFor === undefined ? undefined : s.sessionsById.get(s.deleteAskedFor)?.title));
   const cancelDelete = useAppStore((s) => s.cancelDelete);
   const deleteSession = useAppStore((s) => s.deleteSession);
+  const branch = useAppStore((s) => {
+    const ws = s.deleteAskedFor === undefined ? undefined : s.sessionsById.get(s.deleteAskedFor)?.workspace;
+    return ws?.kind === 'worktree' ? ws.branch : undefined;
+  });
+  const [deleteBranch, setDeleteBranch] = useState(false);
   if (sessionId === undefined) return null;
   return (
     <div
@@ -24,14 +30,20 @@ export function DeleteConfirm() {
       }}
     >
       <p id="delete-confirm-text">
-        Delete “{title || 'Untitled session'}”, its transcript and its permission records? This cannot be undone.
+        Delete “{title || 'Untitled session'}”, its transcript and its permission records{branch ? ' and its worktree folder' : ''}? This cannot be undone.
       </p>
+      {branch ? (
+        <label className="confirm-option">
+          <input type="checkbox" checked={deleteBranch} onChange={(e) => setDeleteBranch(e.target.checked)} /> Also delete the branch {branch}
+        </label>
+      ) : null}
       <button
         type="button"
         className="button-danger"
         onClick={() => {
           cancelDelete();
-          void deleteSession(sessionId);
+          void deleteSession(sessionId, branch && deleteBranch ? { deleteBranch: true } : {});
+          setDeleteBranch(false);
         }}
       >
         Delete for good

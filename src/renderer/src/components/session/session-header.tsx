@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { useAppStore } from '../../store/context';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { SessionControlsBar } from './session-controls';
+import { WorkspaceBar } from '../workspace/workspace-bar';
 
 /**
  * The session's name, editable in place (Rename): Enter saves, Escape cancels, leaving the
@@ -96,6 +97,7 @@ export function SessionHeader() {
             {session.cwd}
           </span>
         </p>
+        <WorkspaceBar session={session} />
         <SessionControlsBar sessionId={session.id} agentName={agent} />
       </div>
       <div className="session-header-actions">

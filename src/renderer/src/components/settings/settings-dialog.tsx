@@ -7,6 +7,7 @@ import { AgentsSection } from './agents-section';
 import { FormError } from './form-error';
 import { THEMES, type ThemeChoice } from '../../lib/theme';
 import { RulesList } from './rules-list';
+import { RepositoriesSection } from './repositories-section';
 import { StorageSection } from './storage-section';
 
 type NumberField = 'idleTimeoutMs' | 'reapIntervalMs' | 'permissionTimeoutMs';
@@ -151,6 +152,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         </form>
         {session ? <RulesList sessionId={session.id} sessionTitle={session.title} /> : null}
         <AgentsSection />
+        <RepositoriesSection />
         <StorageSection />
       </div>
     </div>

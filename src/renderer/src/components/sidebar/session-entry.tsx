@@ -91,7 +91,8 @@ export const SessionEntry = memo(function SessionEntry({
       </span>{' '}
       {/* The folder's short form; the whole path in the tooltip. */}
       <span className="session-folder" title={view.cwd}>
-        {shortFolder(view.cwd)}
+        {shortFolder(view.workspace?.folder ?? view.cwd)}
+        {view.workspace?.branch ? ` · ${view.workspace.branch}` : ''}
       </span>
     </a>
   );

@@ -1,5 +1,9 @@
 import { memo, useEffect, useState, type ReactNode } from 'react';
 import { loadedHighlighter, loadHighlighter, type Highlighter, type HighlightToken } from '../../lib/highlight';
+import { createIdleQueue } from '../../lib/idle-queue';
+
+/** Highlighting runs in idle time, never inside a render or a frame's work (one queue for the window). */
+const highlightQueue = createIdleQueue();
 
 function renderTokens(tokens: readonly HighlightToken[]): ReactNode[] {
   return tokens.map((t, i) =>
@@ -56,12 +60,6 @@ function CopyButton({ text }: { text: string }) {
   );
 }
 
-/**
- * A fenced code block with a Copy button. It is highlighted only once it is closed (its
- * closing fence has arrived) and names a language we load: while it streams it stays plain
- * text, so a frame never pays for highlighting, and a closed block's tokens are computed once
- * (memoised on language and text, and cached by the highlighter).
- */
 /** A fence's source is closed when its last line is a closing fence of the same kind and at least its length. */
 export function isClosedFence(source: string): boolean {
   const lines = source.replace(/\n$/, '').split('\n');
@@ -72,10 +70,26 @@ export function isClosedFence(source: string): boolean {
   return !!open?.[1] && !!close?.[1] && close[1][0] === open[1][0] && close[1].length >= open[1].length;
 }
 
+/**
+ * A fenced code block with a Copy button. It is highlighted only once it is closed (its
+ * closing fence has arrived) and names a language we load: while it streams it stays plain
+ * text. A closed block shows plain text first and its tokens once the idle queue got to it,
+ * so a frame never pays for highlighting; tokens are cached by the highlighter, so a block
+ * seen again (scrolled back into view, reopened) shows them at once.
+ */
 export const CodeBlock = memo(function CodeBlock({ code, language, closed }: { code: string; language: string | undefined; closed: boolean }) {
   const wanted = closed && language !== undefined;
   const highlighter = useHighlighter(wanted);
-  const tokens = wanted && highlighter ? highlighter.highlight(code, language) : undefined;
+  const [, setHighlighted] = useState(0);
+  const tokens = wanted && highlighter ? highlighter.cached(code, language) : undefined;
+  const queue = wanted && highlighter !== undefined && tokens === undefined && highlighter.knows(language);
+  useEffect(() => {
+    if (!queue || !highlighter || language === undefined) return;
+    return highlightQueue.add(() => {
+      highlighter.highlight(code, language);
+      setHighlighted((n) => n + 1);
+    });
+  }, [queue, highlighter, code, language]);
   return (
     <div className="code-block">
       <CopyButton text={code} />

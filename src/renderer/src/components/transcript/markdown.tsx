@@ -1,9 +1,11 @@
-import { createContext, memo, useContext, useState, type ReactNode } from 'react';
+import { createContext, memo, useContext, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { Element } from 'hast';
 import { MarkdownBlockSplitter, type BlockSplit } from '../../lib/markdown-blocks';
+import { BlockSegmenter, estimateHeight, type Segment } from '../../lib/markdown-segments';
 import { CodeBlock, isClosedFence } from './code-block';
+import { canWatch, scrollRootOf, watchSegment } from './segment-watch';
 
 const plugins = [remarkGfm];
 
@@ -56,19 +58,33 @@ const components: Components = {
   pre: Pre,
 };
 
+/** Finished blocks rendered, by text: a segment scrolled back into view is not parsed again. */
+const RENDERED_ENTRIES = 4_000;
+const rendered = new Map<string, ReactElement>();
+
 /**
  * One top-level block. No rehype-raw and `skipHtml`: raw HTML from an agent is never
- * rendered. Memoised on the text: a finished block never changes, so it is parsed once and
- * its code blocks highlighted once.
+ * rendered. `final`: the block will not change, so its elements are kept (bounded, least
+ * recently used first out) for the next time it mounts.
  */
-const Block = memo(function Block({ text }: { text: string }) {
-  return (
-    <BlockSource value={text}>
-      <ReactMarkdown remarkPlugins={plugins} components={components} skipHtml>
-        {text}
-      </ReactMarkdown>
-    </BlockSource>
-  );
+function renderBlock(text: string, final: boolean): ReactElement {
+  const hit = final ? rendered.get(text) : undefined;
+  if (hit) {
+    rendered.delete(text);
+    rendered.set(text, hit);
+    return hit;
+  }
+  const element = <BlockSource value={text}>{ReactMarkdown({ children: text, remarkPlugins: plugins, components, skipHtml: true })}</BlockSource>;
+  if (final) {
+    if (rendered.size >= RENDERED_ENTRIES) rendered.delete(rendered.keys().next().value as string);
+    rendered.set(text, element);
+  }
+  return element;
+}
+
+/** Memoised on the text: a finished block never changes, so it is parsed once and its code blocks highlighted once. */
+const Block = memo(function Block({ text, final }: { text: string; final: boolean }) {
+  return renderBlock(text, final);
 });
 
 /**
@@ -81,32 +97,125 @@ function withoutTrailingHighSurrogate(text: string): string {
 }
 
 /**
- * The blocks of a split as children of one container. Blocks are keyed by index, which is
- * stable because finished blocks never change, and separated by the newline that
- * react-markdown puts between top-level elements, so the markup equals that of the whole text
- * rendered at once.
+ * The blocks of a split as children of one container, flat (no segments): the reference the
+ * segmented rendering is tested against. Blocks are keyed by index, which is stable because
+ * finished blocks never change, and separated by the newline that react-markdown puts between
+ * top-level elements, so the markup equals that of the whole text rendered at once.
  */
 export function blockChildren({ finished, open }: BlockSplit): ReactNode[] {
   const children: ReactNode[] = [];
   finished.forEach((block, i) => {
     if (i > 0) children.push('\n');
-    children.push(<Block key={i} text={block} />);
+    children.push(<Block key={i} text={block} final />);
   });
   const tail = withoutTrailingHighSurrogate(open);
   // Blank lines alone make no element, and so no separator, in the whole text either.
   if (!/^[ \t\n]*$/.test(tail)) {
     if (finished.length > 0) children.push('\n');
-    children.push(<Block key={finished.length} text={tail} />);
+    children.push(<Block key={finished.length} text={tail} final={false} />);
   }
   return children;
 }
 
 /**
- * Agent text as Markdown, split into top-level blocks (see MarkdownBlockSplitter): while a
- * message streams, only its last block is parsed again.
+ * The newest segments are always rendered, near the view or not: a streaming message's end is
+ * where the reader follows it, and a reopened message paints its end in the first frame.
+ */
+const EAGER_SEGMENTS = 2;
+
+/** Measured heights of a message's segments, by segment key (stable while older text is loaded in front). */
+type Heights = Map<string, number>;
+
+/**
+ * A run of finished blocks. Near the view it renders them; farther away it is an empty box
+ * of the height it had when last shown (or an estimate, if never shown), so a long message
+ * costs the page what is near the view, not what it holds. Its height, while shown, is
+ * recorded from a ResizeObserver; where a segment above the view turns from an estimate into
+ * its blocks, the view is moved by the difference so what the reader looks at stays put.
+ */
+const SegmentView = memo(function SegmentView({ segment, eager, heights }: { segment: Segment; eager: boolean; heights: Heights }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(() => !canWatch());
+  const shown = eager || near;
+  const shownRef = useRef(shown);
+  const blocksRef = useRef(segment.blocks);
+  useLayoutEffect(() => {
+    shownRef.current = shown;
+    blocksRef.current = segment.blocks;
+  });
+  const key = segment.key;
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || !canWatch()) return;
+    return watchSegment(el, {
+      onNear: setNear,
+      onHeight: (px, target) => {
+        // An empty box is as tall as we made it; 0 is a segment not laid out (a closed thought).
+        if (!shownRef.current || px === 0) return;
+        const before = heights.get(key) ?? estimateHeight(blocksRef.current);
+        heights.set(key, px);
+        const delta = px - before;
+        if (delta !== 0) keepViewInPlace(target, delta);
+      },
+    });
+  }, [heights, key]);
+  if (!shown) return <div ref={ref} className="markdown-segment" data-segment="" style={{ height: heights.get(key) ?? estimateHeight(segment.blocks) }} />;
+  const children: ReactNode[] = [];
+  segment.blocks.forEach((block, i) => {
+    if (i > 0) children.push('\n');
+    children.push(<Block key={i} text={block} final />);
+  });
+  return (
+    <div ref={ref} className="markdown-segment" data-segment="">
+      {children}
+    </div>
+  );
+});
+
+/** Within this of the end, the transcript follows new output itself (as TranscriptView's STICK_PX). */
+const AT_END_PX = 32;
+
+/**
+ * A segment entirely above the view grew or shrank by `delta`: scroll by as much, so the
+ * content in view does not move. Only where the message itself reaches into the view (a
+ * message entirely above it is moved by the transcript's virtualizer as a whole), and not at
+ * the end of the transcript: there the transcript keeps the end in view itself, and the
+ * browser already pulled the view up when the content above it shrank.
+ */
+function keepViewInPlace(segment: globalThis.Element, delta: number): void {
+  const root = scrollRootOf(segment);
+  const message = segment.closest('.markdown');
+  if (!root || !message) return;
+  // Following the stream: the transcript keeps its end in view; moving the view here would
+  // race its own scrolling (both act on the same resize) and stop it following.
+  if (root instanceof HTMLElement && root.dataset.following !== 'false') return;
+  const fromEnd = root.scrollHeight - root.scrollTop - root.clientHeight;
+  if (fromEnd - Math.max(0, delta) <= AT_END_PX) return;
+  const top = root.getBoundingClientRect().top;
+  if (segment.getBoundingClientRect().bottom > top || message.getBoundingClientRect().bottom <= top) return;
+  root.scrollTop += delta;
+}
+
+/**
+ * Agent text as Markdown, split into top-level blocks (see MarkdownBlockSplitter) and the
+ * finished blocks grouped into segments (see BlockSegmenter). While a message streams, only
+ * its open block is parsed again, and React compares one element per segment, not per block;
+ * only segments near the view are rendered at all.
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  // One splitter per mounted message: it resumes its scan as the text grows.
-  const [splitter] = useState(() => new MarkdownBlockSplitter());
-  return <div className="markdown">{blockChildren(splitter.split(text))}</div>;
+  // Per mounted message: the splitter and the segmenter resume where they left off as the text grows.
+  const [state] = useState(() => ({ splitter: new MarkdownBlockSplitter(), segmenter: new BlockSegmenter(), heights: new Map() as Heights }));
+  const split = state.splitter.split(text);
+  const segments = state.segmenter.update(split.finished);
+  const children: ReactNode[] = [];
+  segments.forEach((segment, i) => {
+    if (i > 0) children.push('\n');
+    children.push(<SegmentView key={`s${segment.key}`} segment={segment} eager={i >= segments.length - EAGER_SEGMENTS} heights={state.heights} />);
+  });
+  const tail = withoutTrailingHighSurrogate(split.open);
+  if (!/^[ \t\n]*$/.test(tail)) {
+    if (segments.length > 0) children.push('\n');
+    children.push(<Block key="open" text={tail} final={false} />);
+  }
+  return <div className="markdown">{children}</div>;
 });

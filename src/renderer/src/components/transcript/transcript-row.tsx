@@ -12,6 +12,7 @@ import { turnUsageText } from '../../lib/usage-format';
 import { hashFor } from '../../lib/address';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { QuestionRow } from '../questions/question-row';
+import { RestoredRow, SetupRow, TurnEndRow } from '../workspace/workspace-rows';
 
 const ERROR_TITLE: Partial<Record<ErrorCode, string>> = {
   crash_loop: 'The agent keeps crashing',
@@ -240,6 +241,12 @@ export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: 
       return <QuestionRow row={row} />;
     case 'file':
       return <FileRow row={row} />;
+    case 'turn-end':
+      return <TurnEndRow row={row} />;
+    case 'restored':
+      return <RestoredRow row={row} />;
+    case 'setup':
+      return <SetupRow row={row} />;
     case 'unreadable':
       return (
         <p className="row-note row-unreadable" role="note">

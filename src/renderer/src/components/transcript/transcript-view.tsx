@@ -104,6 +104,8 @@ export function TranscriptView() {
     const el = scrollRef.current;
     if (!el) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_PX;
+    // Read by long messages' segments (markdown.tsx): they keep the view in place only when it does not follow.
+    el.dataset.following = String(stick.current);
     // The row at the top is where this session is when the person comes back to it (from the
     // measurements: the rendered items are those of the last render, before this scroll).
     const top = virtualizer.getVirtualItemForOffset(el.scrollTop);
@@ -136,9 +138,12 @@ export function TranscriptView() {
   // The first page lands at the bottom, like any chat; later rows keep it there unless the
   // user scrolled up. The virtualizer follows appends and a growing last row itself; this also
   // covers a row that was replaced (an optimistic prompt by its stored event).
+  // The total size too: a long message's segments (markdown.tsx) change height above the view
+  // when they come near it and are rendered, which must not leave the view behind the end.
+  const total = virtualizer.getTotalSize();
   useEffect(() => {
     if (ready && stick.current && !focusPending && count > 0) virtualizer.scrollToEnd();
-  }, [ready, layout, pending, count, virtualizer, focusPending]);
+  }, [ready, layout, pending, count, virtualizer, focusPending, total]);
 
   const items = virtualizer.getVirtualItems();
   return (
@@ -166,7 +171,7 @@ export function TranscriptView() {
             {creating ? 'Starting the session…' : loadingNewest ? 'Loading…' : 'No messages yet. Type below to start.'}
           </p>
         ) : null}
-        <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
+        <div className="transcript-inner" style={{ height: total }}>
           {items.map((item) => (
             <div
               key={item.key}

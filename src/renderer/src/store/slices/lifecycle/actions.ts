@@ -8,9 +8,17 @@ export interface LifecycleActions {
   authenticate(sessionId: string, methodId: string, value?: string): Promise<void>;
   /** Starts a session whose agent never started, once, on purpose. */
   retrySession(sessionId: string): Promise<void>;
+  /**
+   * Archives it. A worktree session asks first: its folder is removed (uncommitted files
+   * checkpointed, the branch kept) unless the person keeps it.
+   */
   archiveSession(sessionId: string): Promise<void>;
   restoreSession(sessionId: string): Promise<void>;
-  deleteSession(sessionId: string): Promise<void>;
+  /**
+   * Deletes it (after DeleteConfirm). `deleteBranch` also deletes a worktree's branch; one with
+   * work not in its base asks a second time, naming what would be lost.
+   */
+  deleteSession(sessionId: string, options?: { deleteBranch?: boolean; confirmUnmerged?: boolean }): Promise<void>;
   /** The person names the session ('' gives the title back to the agent); false if the host refused. */
   renameSession(sessionId: string, title: string): Promise<boolean>;
   /** Shows the session in a window of its own (desktop app) or a new browser tab. */
@@ -66,18 +74,45 @@ export function createLifecycleActions(set: SetState, get: GetState, deps: Store
       return viewOrNotice('retry', api['sessions:retry']({ sessionId }));
     },
 
-    archiveSession(sessionId) {
-      return viewOrNotice('archive', api['sessions:archive']({ sessionId }));
+    async archiveSession(sessionId) {
+      const ws = get().sessionsById.get(sessionId)?.workspace;
+      if (ws?.kind !== 'worktree' || ws.removed || ws.missing) return viewOrNotice('archive', api['sessions:archive']({ sessionId }));
+      get().askConfirm({
+        title: 'Archive this worktree session?',
+        text: `The branch ${ws.branch ?? ''} is kept. Its worktree folder ${ws.path ?? ''} is removed (uncommitted files are checkpointed first); Restore makes it again.`,
+        confirmLabel: 'Archive',
+        danger: false,
+        options: [{ id: 'keepWorktree', label: 'Keep the worktree folder', checked: false }],
+        onConfirm: (o) => void viewOrNotice('archive', api['sessions:archive']({ sessionId, ...(o.keepWorktree ? { keepWorktree: true } : {}) })),
+      });
     },
 
     restoreSession(sessionId) {
       return viewOrNotice('restore', api['sessions:restore']({ sessionId }));
     },
 
-    async deleteSession(sessionId) {
-      const res = await api['sessions:delete']({ sessionId });
-      if (res.ok) get().removeSession(sessionId);
-      else get().pushNotice(`Could not delete the session: ${res.error.message}`);
+    async deleteSession(sessionId, options = {}) {
+      const res = await api['sessions:delete']({
+        sessionId,
+        ...(options.deleteBranch ? { deleteBranch: true } : {}),
+        ...(options.confirmUnmerged ? { confirmUnmerged: true } : {}),
+      });
+      if (res.ok) return get().removeSession(sessionId);
+      const git = res.error.details?.git;
+      if (git?.problem === 'unmerged' && !options.confirmUnmerged) {
+        const branch = get().sessionsById.get(sessionId)?.workspace?.branch ?? 'The branch';
+        const lost: string[] = [];
+        if (git.unmergedCommits) lost.push(`${git.unmergedCommits} commit${git.unmergedCommits === 1 ? '' : 's'} not in its base`);
+        if (git.uncommittedFiles) lost.push(`${git.uncommittedFiles} uncommitted file${git.uncommittedFiles === 1 ? '' : 's'}`);
+        get().askConfirm({
+          title: 'Delete unmerged work?',
+          text: `${branch} has ${lost.join(' and ') || 'work not in its base'}. Deleting the branch loses it for good.`,
+          confirmLabel: 'Delete branch and work',
+          onConfirm: () => void get().deleteSession(sessionId, { deleteBranch: true, confirmUnmerged: true }),
+        });
+        return;
+      }
+      get().pushNotice(`Could not delete the session: ${res.error.message}`);
     },
 
     async renameSession(sessionId, title) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentInfoT, AgentSessionInfoT, FolderCheckT, HostInfoT, Result } from '../../../../../shared/contract';
+import type { AgentInfoT, AgentSessionInfoT, BranchCheckT, FolderCheckT, HostInfoT, Result, WorkspaceProbeT } from '../../../../../shared/contract';
 import { alwaysOpen } from '../../../api/connection';
 import { createAppStore } from '../../app-store';
 import { bindApi } from '../../bind-api';
@@ -168,5 +168,126 @@ describe('the New session dialog', () => {
     expect(newSessionSelectors.checkedFolder(store.getState())).toBe('/work/picked');
     await store.getState().pickNewSessionFolder();
     expect(store.getState().newSession?.folder).toBe('/work/picked');
+  });
+});
+
+describe('the New session dialog in a git repository', () => {
+  const repoProbe = (over: Partial<Extract<WorkspaceProbeT, { kind: 'repository' }>> = {}): WorkspaceProbeT => ({
+    kind: 'repository',
+    topLevel: '/work/app',
+    branch: 'main',
+    head: 'a'.repeat(40),
+    worktree: { ok: true },
+    suggestedBranch: 'session-1a2b',
+    worktreeDefault: true,
+    preparing: false,
+    ...over,
+  });
+  /** `main` and `taken` exist; a name with `..` is not a valid ref. */
+  const branchOf = (name: string): BranchCheckT =>
+    name.includes('..')
+      ? { ok: false, problem: 'invalid', message: `${name} is not a valid branch name.` }
+      : name === 'main' || name === 'taken'
+        ? { ok: false, problem: 'taken', message: `A branch named ${name} already exists.` }
+        : { ok: true, name };
+
+  async function repoSetup(probe: WorkspaceProbeT = repoProbe()) {
+    const ctx = await setup();
+    ctx.fake.handle('workspace:probe', (req) => ok(req.path.startsWith('/work/app') ? probe : { kind: 'not_repository' as const })).handle('branches:check', (req) => ok(branchOf(req.name)));
+    ctx.fake.handle('repositories:save', (req) => ok({ repository: '/work/app', worktreeDefault: req.worktreeDefault ?? true }));
+    return ctx;
+  }
+
+  it('offers a worktree on by default, prefills the branch the host suggests and checks it, and starts with it', async () => {
+    const { fake, store } = await repoSetup();
+    store.getState().openNewSession();
+    await flush();
+    expect(newSessionSelectors.isRepository(store.getState())).toBe(true);
+    expect(newSessionSelectors.worktreeOn(store.getState())).toBe(true);
+    expect(store.getState().newSession?.branch).toBe('session-1a2b');
+    expect(fake.callsOf('branches:check')).toEqual([{ path: '/work/app', name: 'session-1a2b' }]);
+    // The box is on: a worktree is prepared ahead so Start only claims it.
+    expect(fake.callsOf('workspace:probe')).toEqual([{ path: '/work/app' }, { path: '/work/app', prepare: true }]);
+    expect(newSessionSelectors.canStart(store.getState())).toBe(true);
+    store.getState().submitNewSession();
+    expect(fake.callsOf('sessions:create')).toEqual([{ id: expect.any(String), agentId: 'claude', cwd: '/work/app', additionalDirs: [], worktree: { branch: 'session-1a2b' } }]);
+  });
+
+  it('checks the branch as typed, shows why a name cannot be used, and keeps Start disabled until one can', async () => {
+    const { store } = await repoSetup();
+    store.getState().openNewSession();
+    await flush();
+    store.getState().setNewSessionBranch('taken');
+    expect(newSessionSelectors.startBlocked(store.getState())).toBe('Checking the branch name…');
+    await flush();
+    expect(newSessionSelectors.branchProblem(store.getState())).toBe('A branch named taken already exists.');
+    expect(newSessionSelectors.startBlocked(store.getState())).toBe('A branch named taken already exists.');
+    store.getState().setNewSessionBranch('a..b');
+    await flush();
+    expect(newSessionSelectors.branchProblem(store.getState())).toBe('a..b is not a valid branch name.');
+    store.getState().setNewSessionBranch('');
+    expect(newSessionSelectors.startBlocked(store.getState())).toBe('Name the branch');
+    store.getState().setNewSessionBranch('fix-login');
+    await flush();
+    expect(newSessionSelectors.canStart(store.getState())).toBe(true);
+  });
+
+  it('keeps a branch the person typed when the folder is checked again', async () => {
+    const { store } = await repoSetup();
+    store.getState().openNewSession();
+    await flush();
+    store.getState().setNewSessionBranch('mine');
+    store.getState().setNewSessionFolder('/work/app/src');
+    await flush();
+    expect(store.getState().newSession?.branch).toBe('mine');
+  });
+
+  it('with the box unchecked starts in the folder as today, and remembers the choice for the repository', async () => {
+    const { fake, store } = await repoSetup();
+    store.getState().openNewSession();
+    await flush();
+    store.getState().setNewSessionWorktree(false);
+    store.getState().addAlsoRunOn('demo');
+    store.getState().submitNewSession();
+    expect(fake.callsOf('sessions:create')).toEqual([{ id: expect.any(String), agentId: 'claude', cwd: '/work/app', additionalDirs: [] }]);
+    expect(fake.callsOf('repositories:save')).toEqual([{ path: '/work/app', worktreeDefault: false }]);
+  });
+
+  it('starts the box off where the repository remembers it off, and sends Also run on agents with the worktree', async () => {
+    const { fake, store } = await repoSetup(repoProbe({ worktreeDefault: false }));
+    store.getState().openNewSession();
+    await flush();
+    expect(newSessionSelectors.worktreeOn(store.getState())).toBe(false);
+    expect(fake.callsOf('workspace:probe')).toEqual([{ path: '/work/app' }]);
+    store.getState().setNewSessionWorktree(true);
+    store.getState().addAlsoRunOn('demo');
+    store.getState().addAlsoRunOn('demo');
+    store.getState().addAlsoRunOn('claude');
+    store.getState().removeAlsoRunOn(2);
+    await flush();
+    store.getState().submitNewSession();
+    expect(fake.callsOf('sessions:create')).toEqual([
+      { id: expect.any(String), agentId: 'claude', cwd: '/work/app', additionalDirs: [], worktree: { branch: 'session-1a2b' }, alsoRunOn: ['demo', 'demo'] },
+    ]);
+  });
+
+  it('says why no worktree can be made (a detached HEAD) and starts in the shared folder', async () => {
+    const { fake, store } = await repoSetup(repoProbe({ worktree: { ok: false, problem: 'detached_head', message: 'HEAD is detached: check out a branch first.' } }));
+    store.getState().openNewSession();
+    await flush();
+    expect(newSessionSelectors.worktreeProblem(store.getState())).toBe('HEAD is detached: check out a branch first.');
+    expect(newSessionSelectors.worktreeOn(store.getState())).toBe(false);
+    store.getState().submitNewSession();
+    expect(fake.callsOf('sessions:create')).toEqual([{ id: expect.any(String), agentId: 'claude', cwd: '/work/app', additionalDirs: [] }]);
+  });
+
+  it('offers nothing more for a folder outside a repository', async () => {
+    const { fake, store } = await repoSetup();
+    store.getState().openNewSession();
+    store.getState().setNewSessionFolder('/work/lib');
+    await flush();
+    expect(newSessionSelectors.isRepository(store.getState())).toBe(false);
+    expect(newSessionSelectors.canStart(store.getState())).toBe(true);
+    expect(fake.callsOf('branches:check')).toEqual([]);
   });
 });

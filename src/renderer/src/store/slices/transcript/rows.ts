@@ -80,6 +80,15 @@ export type Row =
   | { type: 'notice'; key: string; text: string; sessionId?: string }
   /** The agent wrote a file through Switchboard: the diff where it was small enough to keep. */
   | { type: 'file'; key: string; written: EventOf<'file_written'>['payload'] }
+  /**
+   * A turn's end line when a checkpoint was taken before it: `Restore to before this turn`.
+   * `partial`: the agent started a tool before the checkpoint was done (it may hold its first changes).
+   */
+  | { type: 'turn-end'; key: string; checkpointId: string; partial: boolean }
+  /** The person made files equal a checkpoint or the base; `undo` brings back what was there. */
+  | { type: 'restored'; key: string; restored: EventOf<'files_restored'>['payload'] }
+  /** The repository's setup command ran in the new worktree. */
+  | { type: 'setup'; key: string; setup: EventOf<'setup_command'>['payload'] }
   /** A stored event this version cannot read: shown, so the transcript never hides a gap. */
   | { type: 'unreadable'; key: string; storedKind: string };
 
@@ -219,6 +228,12 @@ export class RowGrouper {
   /** Which tool row embeds each terminal (its final output folds into that row). */
   private terminalIndex = new Map<string, number>();
   private planIndex: number | undefined;
+  /** Turn checkpoints not yet shown on a turn's end line, by the prompt they were taken before. */
+  private checkpoints = new Map<string, { checkpointId: string; partial: boolean }>();
+  /** The latest turn checkpoint with no prompt id (an older host, a queued prompt). */
+  private looseCheckpoint: { checkpointId: string; partial: boolean } | undefined;
+  /** Turns that ended before their checkpoint was stored: the checkpoint adds their end line when it comes. */
+  private endedWithout = new Set<string>();
   /** The row that a following chunk of the same kind may extend. */
   private open: { index: number; kind: 'agent' | 'thought' } | undefined;
   private source: readonly SessionEventT[] = [];
@@ -270,6 +285,9 @@ export class RowGrouper {
     this.terminalIndex = new Map();
     this.planIndex = undefined;
     this.open = undefined;
+    this.checkpoints = new Map();
+    this.looseCheckpoint = undefined;
+    this.endedWithout = new Set();
   }
 
   private push(row: Row): number {
@@ -298,6 +316,8 @@ export class RowGrouper {
       }
       return;
     }
+    // A checkpoint stored while the agent streams (a slow one) must not split its bubble.
+    if (e.kind === 'checkpoint') return this.foldCheckpoint(e);
     this.open = undefined;
     switch (e.kind) {
       case 'user_message':
@@ -317,8 +337,20 @@ export class RowGrouper {
         const note = stopNote(e.payload);
         if (note) this.push({ type: 'stopped', key: `stop-${e.seq}`, text: note });
         if (e.payload.usage) this.push({ type: 'usage', key: `usage-${e.seq}`, usage: e.payload.usage });
+        const id = e.payload.clientMessageId;
+        const cp = (id === undefined ? undefined : this.checkpoints.get(id)) ?? this.looseCheckpoint;
+        if (id !== undefined) this.checkpoints.delete(id);
+        this.looseCheckpoint = undefined;
+        if (cp) this.push({ type: 'turn-end', key: `turnend-${e.seq}`, ...cp });
+        else if (id !== undefined) this.endedWithout.add(id);
         break;
       }
+      case 'files_restored':
+        this.push({ type: 'restored', key: `restored-${e.seq}`, restored: e.payload });
+        break;
+      case 'setup_command':
+        this.push({ type: 'setup', key: `setup-${e.seq}`, setup: e.payload });
+        break;
       case 'tool_call':
       case 'tool_call_update': {
         const id = e.payload.toolCallId;
@@ -392,16 +424,6 @@ export class RowGrouper {
       case 'notice':
         this.push({ type: 'notice', key: `notice-${e.seq}`, text: e.payload.text, ...(e.payload.sessionId ? { sessionId: e.payload.sessionId } : {}) });
         break;
-      // Issue 19, until the workspace UI shows them its own way: restores and setup runs as notices.
-      case 'files_restored':
-        this.push({ type: 'notice', key: `notice-${e.seq}`, text: e.payload.text });
-        break;
-      case 'setup_command': {
-        const p = e.payload;
-        const how = p.failed ? `failed${p.exit.exitCode !== null && p.exit.exitCode !== undefined ? ` (exit ${p.exit.exitCode})` : ''}` : 'finished';
-        this.push({ type: 'notice', key: `notice-${e.seq}`, text: `Setup command ${p.command} ${how}.${p.message ? ` ${p.message}` : ''}` });
-        break;
-      }
       case 'question_asked': {
         const { requestId, question } = e.payload;
         this.questionIndex.set(requestId, this.push({ type: 'question', key: `question-${e.seq}`, requestId, question, answer: undefined, completed: false }));
@@ -423,14 +445,23 @@ export class RowGrouper {
       case 'unreadable':
         this.push({ type: 'unreadable', key: `unreadable-${e.seq}`, storedKind: e.payload.storedKind });
         break;
-      // A turn's checkpoint is what its end line's Restore uses; it is no row of its own.
-      case 'checkpoint':
       case 'session_info':
       case 'available_commands':
       case 'agent_update':
       case 'auth_required':
         break;
     }
+  }
+
+  private foldCheckpoint(e: EventOf<'checkpoint'>): void {
+    const p = e.payload;
+    if (p.reason !== 'turn') return;
+    const cp = { checkpointId: p.checkpointId, partial: p.partial === true };
+    if (p.clientMessageId !== undefined && this.endedWithout.delete(p.clientMessageId)) {
+      this.open = undefined;
+      this.push({ type: 'turn-end', key: `turnend-${e.seq}`, ...cp });
+    } else if (p.clientMessageId !== undefined) this.checkpoints.set(p.clientMessageId, cp);
+    else this.looseCheckpoint = cp;
   }
 }
 

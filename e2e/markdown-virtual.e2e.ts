@@ -1,0 +1,52 @@
+import { MARKDOWN_END } from '../src/agents/demo/markdown-doc';
+import { expect, newSession, openApp, running, send, test, transcript } from './support/fixtures';
+
+/**
+ * A long answer is virtualised inside its message: only the segments of blocks near the view
+ * are in the page, the rest are empty boxes of their height, and scrolling brings any part
+ * back, from its first line to its last.
+ */
+test.describe('a long Markdown answer', () => {
+  test('keeps only the part near the view in the page, and shows every part when scrolled to', async ({ page, host }) => {
+    await openApp(page, host.url());
+    await newSession(page);
+    // 100 KB of dense Markdown: about 600 sections, 3,000 blocks, in one message.
+    await send(page, '/markdown 100 2000 dense');
+    const log = transcript(page);
+    const answer = log.locator('.row-agent .markdown').last();
+    await expect(answer).toContainText(MARKDOWN_END);
+    await expect(running(page)).toHaveCount(0);
+
+    const segments = answer.locator('[data-segment]');
+    const empty = answer.locator('[data-segment]:empty');
+    // Far more segments than are shown: most of the answer is empty boxes.
+    expect(await segments.count()).toBeGreaterThan(20);
+    expect(await empty.count()).toBeGreaterThan((await segments.count()) / 2);
+    const headings = await answer.locator('h3').count();
+    expect(headings).toBeGreaterThan(0);
+    expect(headings).toBeLessThan(200);
+    const height = await log.evaluate((el) => el.scrollHeight);
+
+    // Up to the first line, a viewport at a time, as a reader scrolls.
+    await log.evaluate(async (el) => {
+      for (let i = 0; i < 2000 && el.scrollTop > 0; i++) {
+        el.scrollTop = Math.max(0, el.scrollTop - el.clientHeight);
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+    });
+    await expect(answer.getByRole('heading', { name: /^1 / }).first()).toBeInViewport();
+    // The middle is an empty box now (the last segments and the open block stay rendered);
+    // the heights kept the list about as tall as it was.
+    await expect(answer.getByRole('heading', { name: /^300 / })).toHaveCount(0);
+    expect(Math.abs((await log.evaluate((el) => el.scrollHeight)) - height)).toBeLessThan(height * 0.1);
+
+    // And down to the last line again.
+    await log.evaluate(async (el) => {
+      for (let i = 0; i < 2000 && el.scrollTop + el.clientHeight < el.scrollHeight - 1; i++) {
+        el.scrollTop += el.clientHeight;
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+    });
+    await expect(answer.getByText(MARKDOWN_END)).toBeInViewport();
+  });
+});

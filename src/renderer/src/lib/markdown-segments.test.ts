@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { MarkdownBlockSplitter } from './markdown-blocks';
+import { BlockSegmenter, estimateHeight, type Segment } from './markdown-segments';
+
+const blocksOf = (text: string): readonly string[] => new MarkdownBlockSplitter().split(text).finished;
+const segmentsOf = (blocks: readonly string[]): readonly Segment[] => new BlockSegmenter().update(blocks);
+
+/** Many small blocks, as a dense answer has: a heading, a paragraph, a list, a fence and a table per section. */
+function denseText(sections: number): string {
+  const parts: string[] = [];
+  for (let n = 1; n <= sections; n++) {
+    parts.push(`### ${n} cache`, `It keeps \`row${n % 7}\` once.`, `- a${n % 3}\n- b`, '```ts\nrow.keep(' + n + ');\n```', `| k | v |\n| - | - |\n| x | ${n % 97} |`);
+  }
+  return `${parts.join('\n\n')}\n`;
+}
+
+describe('BlockSegmenter', () => {
+  const doc = denseText(240);
+  const blocks = blocksOf(doc);
+
+  it('groups every finished block, in order, into segments of a bounded size', () => {
+    const segments = segmentsOf(blocks);
+    expect(segments.flatMap((s) => s.blocks)).toEqual(blocks);
+    expect(segments.length).toBeGreaterThan(blocks.length / 48);
+    expect(segments.length).toBeLessThan(blocks.length / 4);
+    for (const s of segments.slice(0, -1)) {
+      expect(s.done).toBe(true);
+      expect(s.blocks.length).toBeLessThanOrEqual(48);
+    }
+    expect(new Set(segments.map((s) => s.key)).size).toBe(segments.length);
+  });
+
+  it('gives the same segments streamed block by block as all at once, keeping each finished segment object', () => {
+    const segmenter = new BlockSegmenter();
+    const growing: string[] = [];
+    const kept = new Map<string, Segment>();
+    let last: readonly Segment[] = [];
+    for (const block of blocks) {
+      growing.push(block);
+      last = segmenter.update(growing);
+      for (const s of last.filter((x) => x.done)) {
+        if (kept.has(s.key)) expect(kept.get(s.key)).toBe(s);
+        kept.set(s.key, s);
+      }
+      // The open segment keeps its key while it grows.
+      expect(last.at(-1)!.key).toBe(segmentsOf(growing).at(-1)!.key);
+    }
+    expect(last.map((s) => [s.key, s.blocks])).toEqual(segmentsOf(blocks).map((s) => [s.key, s.blocks]));
+  });
+
+  it('keeps the segments (keys and blocks) after the first boundary when text is loaded in front', () => {
+    const whole = segmentsOf(blocks);
+    const later = segmentsOf(blocks.slice(37));
+    // From the first boundary on in the shorter text, its segments are the whole text's.
+    const tail = later.slice(1).map((s) => [s.key, s.blocks.join('')]);
+    const wholeTail = whole.map((s) => [s.key, s.blocks.join('')]).slice(-tail.length);
+    expect(tail.length).toBeGreaterThan(3);
+    expect(tail).toEqual(wholeTail);
+  });
+
+  it('starts again when the splitter does (a new array)', () => {
+    const segmenter = new BlockSegmenter();
+    segmenter.update([...blocks]);
+    expect(segmenter.update(['# other\n\n'])).toEqual([{ key: expect.any(String), blocks: ['# other\n\n'], chars: 9, done: false }]);
+  });
+});
+
+describe('estimateHeight', () => {
+  it('grows with the lines and blocks of a segment', () => {
+    expect(estimateHeight(['one line\n\n'])).toBeGreaterThan(0);
+    expect(estimateHeight(['a\nb\nc\n'])).toBeGreaterThan(estimateHeight(['a\n']));
+    expect(estimateHeight(['a\n', 'b\n'])).toBeGreaterThan(estimateHeight(['a\n']));
+    expect(estimateHeight(['x'.repeat(900)])).toBeGreaterThan(estimateHeight(['x'.repeat(90)]));
+  });
+});
