@@ -11,6 +11,7 @@ import { runBench } from './lib/runner';
 import type { BenchGroup } from './lib/types';
 import { acpxComparison } from './metrics/acpx';
 import { gitMetrics } from './metrics/git';
+import { backup } from './metrics/backup';
 import { hostLoop } from './metrics/host-loop';
 import { hostMetrics } from './metrics/host-scale';
 import { ingest } from './metrics/ingest';
@@ -25,7 +26,7 @@ import { windowMetrics } from './metrics/window';
 import { worktreeCreateMetrics } from './metrics/worktree-create';
 
 /** In table order. */
-const GROUPS: BenchGroup[] = [stream, windowMetrics, openArchive, ingest, acpxComparison, hostLoop, latency, switching, search, gitMetrics, worktreeCreateMetrics, hostMetrics, serveReady, soak];
+const GROUPS: BenchGroup[] = [stream, windowMetrics, openArchive, ingest, acpxComparison, hostLoop, latency, switching, search, gitMetrics, worktreeCreateMetrics, hostMetrics, serveReady, soak, backup];
 
 let code: number;
 try {

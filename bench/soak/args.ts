@@ -16,6 +16,16 @@ export interface SoakArgs {
   maxFdGrowth: number;
   maxHandleGrowth: number;
   out: string | undefined;
+  /**
+   * Timed mode (`--hours H`, fractions allowed): a steady load for H hours, sampled every
+   * minute, judged by the slope of each figure over the last 40 minutes; no chaos rounds
+   * unless asked for.
+   */
+  hours: number | undefined;
+  /** Timed mode: a session's pause between two turns, as a person types. */
+  paceMs: number;
+  /** Timed mode: the window the slopes are taken over, in minutes. */
+  slopeWindowMin: number;
 }
 
 export const SOAK_USAGE = `npm run soak -- [options]
@@ -34,7 +44,17 @@ export const SOAK_USAGE = `npm run soak -- [options]
   --max-heap-growth-mb N   leak threshold for the JS heap (default 24)
   --max-fd-growth N        leak threshold for open file descriptors (default 8)
   --max-handle-growth N    leak threshold for active handles and timers (default 8)
-  --out FILE               also write the figures as JSON`;
+  --out FILE               also write the figures as JSON
+
+Timed mode (issue 23: a host running for hours):
+  --hours H                run a steady load for H hours (fractions allowed: --hours 0.1 is
+                           six minutes), sampling every minute; every hour and at the end the
+                           slope of each figure over the last 40 minutes is printed and must be
+                           flat (see bench/soak/samples.ts SLOPE_LIMITS); every turn and event
+                           is checked against the store at the end. No chaos rounds unless
+                           --chaos-rounds is given.
+  --pace-ms N              a session's pause between turns (default 1000)
+  --slope-window-min N     the window the slopes are taken over (default 40)`;
 
 const DEFAULTS: SoakArgs = {
   sessions: 200,
@@ -52,6 +72,9 @@ const DEFAULTS: SoakArgs = {
   maxFdGrowth: 8,
   maxHandleGrowth: 8,
   out: undefined,
+  hours: undefined,
+  paceMs: 1000,
+  slopeWindowMin: 40,
 };
 
 const NUMERIC: Record<string, keyof SoakArgs> = {
@@ -69,10 +92,14 @@ const NUMERIC: Record<string, keyof SoakArgs> = {
   '--max-heap-growth-mb': 'maxHeapGrowthMb',
   '--max-fd-growth': 'maxFdGrowth',
   '--max-handle-growth': 'maxHandleGrowth',
+  '--pace-ms': 'paceMs',
+  '--slope-window-min': 'slopeWindowMin',
 };
 
 export function parseSoakArgs(argv: readonly string[]): SoakArgs {
   const args: SoakArgs = { ...DEFAULTS };
+  let timed = false;
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf('=');
@@ -84,12 +111,25 @@ export function parseSoakArgs(argv: readonly string[]): SoakArgs {
     };
     if (flag === '--quick') Object.assign(args, { sessions: 40, turns: 10, chaosRounds: 3 });
     else if (flag === '--out') args.out = value();
+    else if (flag === '--hours') {
+      const raw = value();
+      if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) <= 0) throw new Error(`--hours must be a positive number (fractions allowed)\n${SOAK_USAGE}`);
+      args.hours = Number(raw);
+      timed = true;
+    }
     else if (flag in NUMERIC) {
+      given.add(flag);
       const raw = value();
       if (!/^\d+$/.test(raw)) throw new Error(`${flag} must be a whole number\n${SOAK_USAGE}`);
       (args as unknown as Record<string, number>)[NUMERIC[flag]!] = Number(raw);
     } else throw new Error(`unknown option ${arg}\n${SOAK_USAGE}`);
   }
   if (args.sessions < 1 || args.turns < 1 || args.parallel < 1 || args.reattachEvery < 1) throw new Error(`sessions, turns, parallel and reattach-every must be at least 1\n${SOAK_USAGE}`);
+  if (timed) {
+    // Sampled each minute, no chaos, unless asked otherwise.
+    if (!given.has('--sample-ms')) args.sampleMs = 60_000;
+    if (!given.has('--chaos-rounds')) args.chaosRounds = 0;
+    if (args.slopeWindowMin < 1) throw new Error(`--slope-window-min must be at least 1\n${SOAK_USAGE}`);
+  }
   return args;
 }

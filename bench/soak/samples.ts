@@ -71,3 +71,38 @@ export function slope(points: readonly { x: number; y: number }[]): number {
   const den = points.reduce((a, p) => a + (p.x - mx) ** 2, 0);
   return den === 0 ? 0 : num / den;
 }
+
+/**
+ * Timed mode's verdict: each figure's least-squares slope, per hour, over the last
+ * `windowMin` minutes of samples, and whether it is flat. "Flat" allows what the figures do
+ * without leaking: resident memory and the heap breathe with the allocator and the collector,
+ * and descriptors and handles with the sockets and agents open at the moment of a sample. A
+ * leak of 1 KiB per turn at this load (some 40,000 turns an hour) is 40 MiB an hour: caught.
+ */
+export const SLOPE_LIMITS = { rssMb: 16, heapMb: 4, fds: 4, handles: 4 } as const;
+export type SlopeFigure = keyof typeof SLOPE_LIMITS;
+
+export interface WindowSlope {
+  figure: SlopeFigure;
+  /** Per hour. */
+  perHour: number;
+  limit: number;
+  /** Not rising faster than `limit` per hour (falling is not a leak). */
+  flat: boolean;
+  /** The samples the slope is taken over, and the minutes they span. */
+  samples: number;
+  spanMin: number;
+}
+
+/** The slopes over the samples of the last `windowMin` minutes up to `atSec` (seconds since the start). */
+export function windowSlopes(samples: readonly Sample[], atSec: number, windowMin: number): WindowSlope[] {
+  const inWindow = samples.filter((s) => s.t <= atSec && s.t >= atSec - windowMin * 60);
+  const span = inWindow.length > 1 ? (inWindow.at(-1)!.t - inWindow[0]!.t) / 60 : 0;
+  return (Object.keys(SLOPE_LIMITS) as SlopeFigure[]).map((figure) => {
+    // x in hours: the slope is per hour.
+    const perHour = slope(inWindow.map((s) => ({ x: s.t / 3600, y: s[figure] })));
+    const limit = SLOPE_LIMITS[figure];
+    // Only a rise is a leak: a figure that falls (sockets and agents closing as the load ends) is not.
+    return { figure, perHour, limit, flat: perHour <= limit, samples: inWindow.length, spanMin: span };
+  });
+}

@@ -32,6 +32,13 @@ describe('switchboard serve: command line', () => {
     expect(() => serve('--qr=yes')).toThrow('--qr takes no value');
   });
 
+  it('takes the token from SWITCHBOARD_TOKEN (kept out of `ps`), the option winning; and --recover', () => {
+    expect(parseArgs(['serve'], { SWITCHBOARD_TOKEN: 'from-the-env' })).toMatchObject({ options: { token: 'from-the-env', recover: false } });
+    expect(parseArgs(['serve', '--token', 'on-the-line'], { SWITCHBOARD_TOKEN: 'from-the-env' })).toMatchObject({ options: { token: 'on-the-line' } });
+    expect(() => parseArgs(['serve'], { SWITCHBOARD_TOKEN: 'short' })).toThrow('--token must be at least 8 characters');
+    expect(options('--recover')).toMatchObject({ recover: true });
+  });
+
   it('asks for help with --help, -h, `help` or nothing at all', () => {
     for (const argv of [['--help'], ['-h'], ['help'], [], ['serve', '--port', '1', '--help']]) {
       expect(parseArgs(argv, {})).toEqual({ command: 'help' });

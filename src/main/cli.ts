@@ -7,9 +7,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAppError } from '../shared/errors';
 import { runDataCommand } from './cli/run-data-command';
+import { damagedWhileRunning, howToRecover } from './cli/recovery-words';
+import { DamagedDatabaseError } from './datadir/open-data-store';
 import { exposureWarning } from './cli/exposure';
 import { parseArgs, UsageError, USAGE } from './cli/parse-args';
 import { localFacts, phoneAddress, qrCode, reachNotes } from './cli/reach';
+import { catchUncaught } from './host/crash-reporter';
 import { SessionHost } from './host/session-host';
 import { startHeadlessServer } from './transport/ws-server';
 import { createLogger } from './util/log';
@@ -50,9 +53,23 @@ export async function main(argv: string[]): Promise<number> {
   let host: SessionHost;
   try {
     // SWITCHBOARD_DEBUG_INFO=1: host:info carries memory and handle counts (npm run soak).
-    host = await SessionHost.start({ dataDir: o.dataDir, headless: true, settings: o.settings, log, debugInfo: process.env.SWITCHBOARD_DEBUG_INFO === '1' });
+    host = await SessionHost.start({
+      dataDir: o.dataDir,
+      headless: true,
+      settings: o.settings,
+      log,
+      debugInfo: process.env.SWITCHBOARD_DEBUG_INFO === '1',
+      // No agent inherits the token, under any name (SWITCHBOARD_TOKEN is withheld by name too).
+      ownSecrets: [o.token],
+      // Only with --recover: the offer is the person's to take, never taken for them (the
+      // replacement is logged with the backup, the loss and where the damaged file went).
+      recover: () => Promise.resolve(o.recover),
+      recoverIfDamaged: o.recover,
+      onDamaged: (offer) => process.stderr.write(`switchboard: ${damagedWhileRunning(offer, o.dataDir)}\n`),
+    });
   } catch (err) {
     process.stderr.write(`switchboard: ${isAppError(err) ? err.message : String(err)}\n`);
+    if (err instanceof DamagedDatabaseError && err.offer.backup) process.stderr.write(`${howToRecover(err.offer, o.dataDir)}\n`);
     // 3: the data folder or its database is the problem (full, unwritable, damaged, newer).
     return isAppError(err) && err.code === 'storage_failed' ? 3 : 1;
   }
@@ -78,6 +95,15 @@ export async function main(argv: string[]): Promise<number> {
 
   return new Promise<number>((resolve) => {
     let stopping = false;
+    // An uncaught error is logged (crash log, windows told) and serving goes on; too many too
+    // fast and serve exits 70 (EX_SOFTWARE) for its supervisor to start it again.
+    catchUncaught(process, host.crashes, () => {
+      process.stderr.write('switchboard: too many unexpected errors; stopping (exit 70) to be started again\n');
+      stopping = true;
+      void Promise.all([server.close(), host.shutdown()])
+        .catch((err: unknown) => process.stderr.write(`switchboard: stopping after the errors failed: ${String(err)}\n`))
+        .then(() => resolve(70));
+    });
     const stop = (signal: NodeJS.Signals): void => {
       if (stopping) {
         process.stderr.write(`switchboard: ${signal} again, exiting now\n`);

@@ -63,6 +63,14 @@ export const commandNameList = [
   'sessions:fork',
   'sessions:export',
   'sessions:import',
+  'storage:report',
+  'storage:backups',
+  'storage:backup',
+  'storage:preview',
+  'storage:clean',
+  'storage:compact',
+  'host:restart',
+  'crashes:read',
 ] as const;
 
 export const eventNameList = [
@@ -85,6 +93,8 @@ export const eventNameList = [
   'setup:output',
   'question:asked',
   'question:resolved',
+  'storage:backups',
+  'host:problem',
 ] as const;
 
 export const channelPrefix = 'sb:';

@@ -36,12 +36,16 @@ import {
 } from './workspace';
 import { ElicitationContent, ElicitationQuestion } from './elicitation';
 import { AuthRequest, AvailableCommand, PermissionOption, QuestionAction, SessionEvent, StateReason, TerminalExit, ToolCallView, ToolKind, type PermissionDecider } from './events';
+import { BackupList, BackupView, CleanUp, CleanUpAge, CleanUpPreview, CompactionRequested, StorageReportView } from './storage';
+import { CrashReport, CrashReportRequest, HostProblem } from './host-problems';
 
 export * from './events';
 export * from './catalogue';
 export * from './prompt';
 export * from './session-controls';
 export * from './workspace';
+export * from './storage';
+export * from './host-problems';
 export { ErrorCode, GitProblem, WireErrorDetails } from './errors';
 
 export const SessionId = z.uuid();
@@ -160,6 +164,8 @@ export const Settings = z.object({
   theme: z.enum(['system', 'light', 'dark']).optional(),
   /** Where sessions' worktrees go (absolute); default `<data folder>/worktrees`. */
   worktreeRoot: z.string().optional(),
+  /** Backups of the database kept of each kind (daily, before a migration); the host's default is 7. */
+  backupsKept: z.number().int().positive().optional(),
 });
 
 /**
@@ -202,6 +208,10 @@ export const HostInfo = z.object({
   debug: DebugInfo.optional(),
   /** Transcripts stored before search existed are still being indexed (see `search:progress`). */
   searchIndexing: SearchProgress.optional(),
+  /** The host can restart itself (`host:restart`): the desktop app. */
+  canRestart: z.boolean().optional(),
+  /** Uncaught errors of this run, and the crash that ended the last one (oldest first). */
+  problems: z.array(HostProblem).optional(),
 });
 
 const Empty = z.object({}).strict();
@@ -685,6 +695,22 @@ export const commands = {
   'repositories:list': { req: Empty, res: z.array(RepositorySettings) },
   /** One repository's settings (the setup command, the worktree box's default). */
   'repositories:save': { req: SaveRepositorySettings, res: RepositorySettings },
+  /** Settings → Storage: the database's size, its largest sessions, the search index's share. */
+  'storage:report': { req: Empty, res: StorageReportView },
+  /** The database's backups, newest first. */
+  'storage:backups': { req: Empty, res: BackupList },
+  /** Takes a backup now (while sessions run); answers once it is taken and checked. */
+  'storage:backup': { req: Empty, res: BackupView },
+  /** What `storage:clean` would delete: archived sessions last used that many days ago or more. */
+  'storage:preview': { req: CleanUpAge, res: CleanUpPreview },
+  /** Deletes the archived sessions the preview with this cutoff counted; every window drops them. */
+  'storage:clean': { req: CleanUp, res: z.object({ deleted: z.number().int().nonnegative() }) },
+  /** Asks for a compaction, done at the next start (it needs the database to itself). */
+  'storage:compact': { req: Empty, res: CompactionRequested },
+  /** Quits and starts again (the desktop app); `unsupported` in a headless host. */
+  'host:restart': { req: Empty, res: Ok },
+  /** The text of a crash log the window was told of (`host:problem`), for Copy details. */
+  'crashes:read': { req: CrashReportRequest, res: CrashReport },
 } as const;
 
 /** Why the host cannot save (issue 13): the disk is full, the folder unwritable, the file damaged or newer. */
@@ -741,6 +767,10 @@ export const events = {
   'workspace:changed': ChangesChanged,
   /** New output of a session's setup command: to every window watching it. */
   'setup:output': SetupOutput,
+  /** A backup was taken, failed or rotated away: to every window (Settings → Storage lists them). */
+  'storage:backups': BackupList,
+  /** The host hit an uncaught error, logged it (the crash log named) and went on: to every window. */
+  'host:problem': HostProblem,
 } as const;
 
 export type Commands = typeof commands;

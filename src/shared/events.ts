@@ -85,6 +85,8 @@ export const NoticeKind = z.enum([
   'forked',
   /** This session was imported from an exported file: a read-only copy with no agent session. */
   'imported',
+  /** The computer slept: deadlines moved by the sleep, or an agent that died meanwhile. */
+  'slept',
 ]);
 export type NoticeKind = z.output<typeof NoticeKind>;
 

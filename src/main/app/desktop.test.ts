@@ -5,7 +5,9 @@ import { captureLogger, type LogEntry } from '../test-support/capture-logger';
 import { startDesktop, type DesktopWindows, type ShellPorts } from './desktop';
 import { SHUTDOWN_CAP_MS } from './lifecycle';
 import type { MenuActions } from './menu';
+import type { Choice } from './recovery-dialog';
 import { StartProblem } from './start-failure';
+import type { RecoveryOffer } from '../datadir/backup-recovery';
 
 const A = '0b0e6c1e-1f5a-4a43-9d2c-6f3f1a2b3c4d';
 
@@ -65,9 +67,10 @@ class FakeWindows implements DesktopWindows {
   }
 }
 
-function setup(options: { platform?: NodeJS.Platform; badgeStart?: () => Promise<void> } = {}) {
+function setup(options: { platform?: NodeJS.Platform; badgeStart?: () => Promise<void>; answer?: number } = {}) {
   const app = new FakeApp();
   const steps: string[] = [];
+  const asked: Choice[] = [];
   const entries: LogEntry[] = [];
   const errorBoxes: Array<{ title: string; message: string }> = [];
   const hostStart = deferred<{ shutdown(): Promise<void> }>();
@@ -88,6 +91,13 @@ function setup(options: { platform?: NodeJS.Platform; badgeStart?: () => Promise
       steps.push('errorBox');
       errorBoxes.push({ title, message });
     },
+    ask: (choice) => {
+      steps.push('ask');
+      asked.push(choice);
+      return Promise.resolve(options.answer ?? 0);
+    },
+    relaunch: () => steps.push('relaunch'),
+    requestRecovery: () => steps.push('requestRecovery'),
     secure: () => steps.push('secure'),
     startHost: (ports) => {
       steps.push('host.start');
@@ -121,6 +131,7 @@ function setup(options: { platform?: NodeJS.Platform; badgeStart?: () => Promise
   return {
     app,
     steps,
+    asked,
     entries,
     errorBoxes,
     hostStart,
@@ -319,6 +330,65 @@ describe('windows on request', () => {
   });
 });
 
+const offer = (withBackup: boolean): RecoveryOffer => ({
+  damaged: '/data/switchboard.db',
+  detail: 'database disk image is malformed',
+  backup: withBackup ? { file: '/data/backups/switchboard-2026-11-26T13-04-05-123Z-v0013-daily.db', kind: 'daily', takenAt: Date.parse('2026-11-26T13:04:05.123Z'), schemaVersion: 13, bytes: 4096 } : undefined,
+  lost: withBackup ? { since: Date.parse('2026-11-26T13:04:05.123Z'), sessions: 1, titles: ['Fix the build'], events: 12 } : undefined,
+});
+
+describe('restarting and a damaged database', () => {
+  it('restarts through the ordinary quit: the host shuts down, then the app starts again', async () => {
+    const t = setup();
+    await t.startAll();
+    t.steps.length = 0;
+    t.shell()?.restart();
+    await vi.runAllTimersAsync();
+    expect(t.steps).toEqual(['relaunch', 'windows.quitting', 'badge.dispose', 'transport.dispose', 'host.shutdown']);
+    expect(t.app.exits).toEqual([0]);
+  });
+
+  it('asks whether to restore the backup of a database that cannot be opened, naming what would be lost', async () => {
+    const yes = setup({ answer: 0 });
+    yes.app.ready.resolve();
+    await vi.runAllTimersAsync();
+    await expect(yes.shell()!.recover(offer(true))).resolves.toBe(true);
+    expect(yes.asked[0]).toMatchObject({ buttons: ['Restore the backup', 'Quit'], cancelId: 1 });
+    expect(yes.asked[0]!.detail).toContain('loses what was stored since: 1 new session (“Fix the build”) and 12 transcript events');
+    const no = setup({ answer: 1 });
+    no.app.ready.resolve();
+    await vi.runAllTimersAsync();
+    await expect(no.shell()!.recover(offer(true))).resolves.toBe(false);
+  });
+
+  it('offers to restart and restore when damage is found while running; accepted, it marks the folder and restarts', async () => {
+    const t = setup({ answer: 0 });
+    await t.startAll();
+    t.steps.length = 0;
+    t.shell()?.damaged(offer(true));
+    await vi.runAllTimersAsync();
+    expect(t.asked[0]).toMatchObject({ buttons: ['Restart and restore', 'Later'] });
+    expect(t.steps).toEqual(['ask', 'requestRecovery', 'relaunch', 'windows.quitting', 'badge.dispose', 'transport.dispose', 'host.shutdown']);
+  });
+
+  it('goes on when the person says Later, or when there is no backup to offer', async () => {
+    const later = setup({ answer: 1 });
+    await later.startAll();
+    later.steps.length = 0;
+    later.shell()?.damaged(offer(true));
+    await vi.runAllTimersAsync();
+    expect(later.steps).toEqual(['ask']);
+    const none = setup({ answer: 0 });
+    await none.startAll();
+    none.steps.length = 0;
+    none.shell()?.damaged(offer(false));
+    await vi.runAllTimersAsync();
+    expect(none.asked[0]).toMatchObject({ buttons: ['OK'] });
+    expect(none.asked[0]!.detail).toContain('There is no good backup');
+    expect(none.steps).toEqual(['ask']);
+  });
+});
+
 /** Parts that do nothing, for compositions a test drives only in part. */
 function minimalDeps() {
   return {
@@ -327,6 +397,9 @@ function minimalDeps() {
     log: captureLogger([]),
     proc: new EventEmitter() as never,
     showErrorBox: () => {},
+    ask: () => Promise.resolve(1),
+    relaunch: () => {},
+    requestRecovery: () => {},
     secure: () => {},
     startHost: async () => ({ shutdown: async () => {} }),
     createTransport: () => ({ dispose: () => {} }),

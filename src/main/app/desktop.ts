@@ -9,10 +9,12 @@
  * plain Node with fakes (`desktop.test.ts`).
  */
 import { AppError } from '../../shared/errors';
+import type { RecoveryOffer } from '../datadir/backup-recovery';
 import type { Disposable } from '../util/lifecycle';
 import type { Logger } from '../util/log';
 import { installQuitHandling, type QuitApp } from './lifecycle';
 import type { MenuActions } from './menu';
+import { damagedWhileRunningDialog, recoveryAtStartDialog, type Choice } from './recovery-dialog';
 import { startFailureDialog } from './start-failure';
 
 /** Electron's `app`, as far as the composition drives it. */
@@ -46,6 +48,12 @@ export interface DesktopWindows {
 export interface ShellPorts {
   /** `windows:open`: the session's window, brought forward or opened. */
   openWindow(sessionId: string): void;
+  /** `host:restart`: quits (the host shuts down as at any quit) and starts the app again. */
+  restart(): void;
+  /** The database cannot be opened: asks whether to put its newest good backup in place. */
+  recover(offer: RecoveryOffer): Promise<boolean>;
+  /** The check beside the start found damage: offers to restart and restore. */
+  damaged(offer: RecoveryOffer): void;
 }
 
 export interface DesktopDeps<H extends DesktopHost, T extends Disposable> {
@@ -55,6 +63,12 @@ export interface DesktopDeps<H extends DesktopHost, T extends Disposable> {
   /** Where signals arrive (tests pass an emitter). */
   proc?: Pick<NodeJS.Process, 'on'>;
   showErrorBox(title: string, message: string): void;
+  /** Asks a question with buttons (Electron's message box); resolves with the button's index. */
+  ask(choice: Choice): Promise<number>;
+  /** The app starts again once this instance exits (Electron's `app.relaunch`). */
+  relaunch(): void;
+  /** Marks the data folder so that its next start restores the newest good backup. */
+  requestRecovery(): void;
   /** Guards every page the app will show; runs once the app is ready, before anything else. */
   secure(): void;
   /** Starts the host; a `StartProblem` it throws is shown with its own title. */
@@ -85,11 +99,29 @@ export function startDesktop<H extends DesktopHost, T extends Disposable>(deps: 
     if (!parts.windows) throw new AppError('invalid_state', 'The desktop windows are not ready yet; try again in a moment');
     parts.windows.openSession(sessionId);
   };
+  const restart = (): void => {
+    log.info('restarting');
+    deps.relaunch();
+    app.quit();
+  };
+  const recover = async (offer: RecoveryOffer): Promise<boolean> => (await deps.ask(recoveryAtStartDialog(offer))) === 0;
+  const damaged = (offer: RecoveryOffer): void => {
+    const choice = damagedWhileRunningDialog(offer);
+    deps.ask(choice).then(
+      (answer) => {
+        if (!offer.backup || answer !== 0) return;
+        deps.requestRecovery();
+        restart();
+      },
+      (err: unknown) => log.error('the damaged-database dialog failed', { error: String(err) }),
+    );
+  };
+  const ports: ShellPorts = { openWindow, restart, recover, damaged };
 
   if (!app.requestSingleInstanceLock()) {
     // The running instance gets 'second-instance' and opens a window; nothing to do here.
     app.quit();
-    return { openWindow, started: Promise.resolve() };
+    return { ...ports, started: Promise.resolve() };
   }
 
   const quitPhase = installQuitHandling({
@@ -133,7 +165,7 @@ export function startDesktop<H extends DesktopHost, T extends Disposable>(deps: 
     if (quitPhase() !== 'running') return; // quit before ready: nothing was started
     deps.secure();
 
-    const starting = deps.startHost({ openWindow });
+    const starting = deps.startHost(ports);
     // Quit waits on this; a start that failed is reported just below (log and dialog), not here.
     parts.host = starting.catch(() => undefined);
     let host: H;
@@ -159,5 +191,5 @@ export function startDesktop<H extends DesktopHost, T extends Disposable>(deps: 
   };
 
   const started = start().catch((err: unknown) => fail('startup failed', err));
-  return { openWindow, started };
+  return { ...ports, started };
 }

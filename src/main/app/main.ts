@@ -6,10 +6,13 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, dialog, ipcMain, Menu, session } from 'electron';
+import { app, dialog, ipcMain, Menu, powerMonitor, session } from 'electron';
+import { requestRecovery } from '../datadir/backup-recovery';
 import { defaultDataDir } from '../datadir/paths';
+import { catchUncaught } from '../host/crash-reporter';
 import { SessionHost } from '../host/session-host';
 import { ElectronIpcTransport, rendererUrlMatcher } from '../transport/electron-ipc';
+import { toDisposable } from '../util/lifecycle';
 import { createLogger } from '../util/log';
 import { startDesktop } from './desktop';
 import { electronWindows } from './electron-windows';
@@ -48,6 +51,9 @@ startDesktop({
   platform: process.platform,
   log,
   showErrorBox: (title, message) => dialog.showErrorBox(title, message),
+  ask: async (choice) => (await dialog.showMessageBox(choice)).response,
+  relaunch: () => app.relaunch(),
+  requestRecovery: () => requestRecovery(dataDir, Date.now()),
   secure: () => {
     // No page exists before the app is ready, so every webContents is guarded from here on.
     installGlobalGuards(app, security);
@@ -67,17 +73,34 @@ startDesktop({
       );
     }
     const secretBox = safeStorageBox();
-    return SessionHost.start({
+    const host = await SessionHost.start({
       dataDir,
       headless: false,
       folderPicker: electronFolderPicker(),
       openExternal: electronOpenExternal(),
       saveFile: electronFileSaver(),
       openWindow: shell.openWindow,
+      restart: shell.restart,
+      recover: shell.recover,
+      onDamaged: shell.damaged,
+      // Sleep and wake as the system tells it: deadlines count only the time awake.
+      power: {
+        onSuspend: (listener) => {
+          powerMonitor.on('suspend', listener);
+          return toDisposable(() => powerMonitor.off('suspend', listener));
+        },
+        onResume: (listener) => {
+          powerMonitor.on('resume', listener);
+          return toDisposable(() => powerMonitor.off('resume', listener));
+        },
+      },
       ...(secretBox ? { secretBox } : {}),
       ...(binding.kind === 'file' ? { nativeBinding: binding.path } : {}),
       log: createLogger(undefined, 'host'),
     });
+    // An uncaught error is logged and the app goes on; too many too fast, it restarts.
+    catchUncaught(process, host.crashes, shell.restart);
+    return host;
   },
   createTransport: (host) => new ElectronIpcTransport({ ipcMain, host, isRendererUrl: security.isRendererUrl, log: log.child('ipc') }),
   createWindows: (transport) =>

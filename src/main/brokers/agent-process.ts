@@ -23,6 +23,11 @@ export interface AgentProcessOptions {
   /** The broker id: logged, and set as BROKER_ENV in the agent's environment. */
   id: string;
   agent: AgentDefinition;
+  /**
+   * What the agent inherits of Switchboard's environment, already stripped of what is not its
+   * own (`agentEnvironment`); its definition's variables are added on top. Default: all of it.
+   */
+  inheritedEnv?: NodeJS.ProcessEnv;
   spawn: SpawnFn;
   clock: Clock;
   log: Logger;
@@ -69,7 +74,7 @@ export class AgentProcess {
       // Its own process group, so shutdown can signal wrappers and their children together.
       detached: process.platform !== 'win32',
       // The marker is inherited by everything the agent starts: see BROKER_ENV.
-      env: { ...process.env, ...opts.agent.env, [BROKER_ENV]: opts.id },
+      env: { ...(opts.inheritedEnv ?? process.env), ...opts.agent.env, [BROKER_ENV]: opts.id },
       windowsHide: true,
     });
     this.pid = this.child.pid;

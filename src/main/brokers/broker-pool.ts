@@ -8,6 +8,7 @@ import { Emitter, type Event } from '../util/event';
 import type { Disposable } from '../util/lifecycle';
 import type { Logger } from '../util/log';
 import { sameLaunch, type AgentDefinition } from './agent-definition';
+import type { ProtocolHistory } from './protocol-history';
 import { Broker, type BrokerExit, type SpawnFn } from './broker';
 import { START_TIME_VERIFIABLE, isAlive, isSameProcess, killMarked, processesMarkedWith, processStartTime, signalGroup, signalProcessTree } from '../util/process-info';
 import type { AgentWatch } from './watchdog/watchdog';
@@ -34,6 +35,13 @@ export interface BrokerPoolOptions {
   /** Crashes of one agent within `crashWindowMs` that stop automatic respawning. */
   crashLimit?: number;
   crashWindowMs?: number;
+  /**
+   * What an agent inherits of Switchboard's environment, read at each spawn (the secrets kept
+   * may have changed): the host's, less other agents' and Switchboard's own secrets.
+   */
+  inheritedEnv?(agent: AgentDefinition): NodeJS.ProcessEnv;
+  /** Every agent's last traffic, for the crash log. */
+  history?: ProtocolHistory;
 }
 
 /** An agent process died on its own, with the sessions it served. */
@@ -251,6 +259,8 @@ export class BrokerPool implements Disposable {
       logFile: this.opts.logDir ? join(this.opts.logDir, `agent-${agent.id}-${id.slice(0, 8)}.log`) : undefined,
       initTimeoutMs: this.opts.initTimeoutMs ?? 30_000,
       logProtocol: this.logProtocol,
+      ...(this.opts.inheritedEnv ? { inheritedEnv: this.opts.inheritedEnv(agent) } : {}),
+      ...(this.opts.history ? { history: this.opts.history } : {}),
     });
     broker.logFeed.onDidLog((entries) => {
       if (!this.didLog.hasListeners) return;

@@ -14,6 +14,7 @@ import { terminalHandlers } from './terminal-handlers';
 import { TerminalManager } from './terminals/terminal-manager';
 import { UpdateRouter, type SessionSink } from './update-router';
 import { fastPathStream } from './ingest-fast-path';
+import type { ProtocolHistory } from './protocol-history';
 
 export { defaultSpawn, type BrokerExit, type SpawnFn } from './agent-process';
 
@@ -46,6 +47,8 @@ export interface BrokerOptions extends Omit<AgentProcessOptions, 'onDidExit' | '
   logFile?: string;
   /** Start with the protocol tap on (the `logProtocol` setting). */
   logProtocol?: boolean;
+  /** Keeps the last traffic of every agent for the crash log, whatever the tap says. */
+  history?: ProtocolHistory;
 }
 
 export type BrokerStatus = 'starting' | 'ready' | 'closing' | 'exited';
@@ -112,7 +115,12 @@ export class Broker {
     // sweep find them even if the host dies without a chance to kill them.
     this.handlers = [
       fsHandlers(scopeOf),
-      terminalHandlers(scopeOf, { terminals: this.terminals, fixedEnv: { [BROKER_ENV]: opts.id } }),
+      terminalHandlers(scopeOf, {
+        terminals: this.terminals,
+        fixedEnv: { [BROKER_ENV]: opts.id },
+        // What the agent itself was given: a terminal never sees more than its agent.
+        baseEnv: { ...(opts.inheritedEnv ?? process.env), ...opts.agent.env },
+      }),
       configOptionHandlers,
       elicitationHandlers({
         sinkFor: scopeOf,
@@ -143,11 +151,11 @@ export class Broker {
       })
       .connect(
         fastPathStream(
-          tapped(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, (chunk) => this.logFeed.tap('out', chunk)),
+          tapped(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, (chunk) => this.onChunk('out', chunk)),
           this.child.stdout!,
           {
             onUpdate: (notification) => this.router.route(notification),
-            onBytes: (chunk) => this.logFeed.tap('in', chunk),
+            onBytes: (chunk) => this.onChunk('in', chunk),
             log: opts.log,
           },
         ),
@@ -162,6 +170,11 @@ export class Broker {
 
   get child(): ChildProcess {
     return this.process.child;
+  }
+
+  private onChunk(direction: 'in' | 'out', chunk: Uint8Array): void {
+    this.opts.history?.record(this.id, this.agent.id, direction, chunk);
+    this.logFeed.tap(direction, chunk);
   }
 
   get pid(): number | undefined {

@@ -90,6 +90,19 @@ export class AgentCatalogue {
     return { id: row.id, name: row.name, command: row.command, args: row.args, env: { ...row.env, ...this.o.secrets.values(id) } };
   }
 
+  /**
+   * What agent `id` must not inherit from Switchboard's environment: every secret kept for
+   * another agent or an MCP server, by name and by value (`agentEnvironment`).
+   */
+  withheldFrom(id: string): { names: string[]; values: string[] } {
+    return this.o.secrets.othersThan(id);
+  }
+
+  /** Every secret value the box keeps (agents', MCP servers'): what a crash log scrubs. */
+  secretValues(): string[] {
+    return this.o.secrets.othersThan('').values;
+  }
+
   async list(refresh = false): Promise<AgentListT> {
     if (refresh) this.o.detector.refresh();
     const builtins = this.o.builtins.map((a) => this.viewOf({ ...a, secretNames: [], source: 'builtin' }));

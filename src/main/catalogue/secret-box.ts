@@ -66,6 +66,21 @@ export class SecretStore {
     return out;
   }
 
+  /**
+   * The names and clear values of every secret kept for anyone but `owner` (other agents, MCP
+   * servers): what `owner`'s process must not inherit. A value this box cannot open is named only.
+   */
+  othersThan(owner: string): { names: string[]; values: string[] } {
+    const names: string[] = [];
+    const values: string[] = [];
+    for (const other of Object.keys(this.data.agents)) {
+      if (other === owner) continue;
+      names.push(...this.names(other));
+      values.push(...Object.values(this.values(other)));
+    }
+    return { names, values };
+  }
+
   /** Sets, replaces (value) or removes (undefined) secrets of one agent in one write. */
   update(agentId: string, changes: Record<string, string | undefined>): void {
     const current = { ...(this.data.agents[agentId] ?? {}) };

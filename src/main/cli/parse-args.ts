@@ -14,6 +14,8 @@ export interface ServeOptions {
   logLevel: LogLevel;
   /** Print the address as a QR code, with how to reach it from another device. */
   qr: boolean;
+  /** `--recover`: a damaged database is replaced by its newest good backup at start (kept aside). */
+  recover: boolean;
 }
 
 export type Parsed = { command: 'help' } | { command: 'serve'; options: ServeOptions } | DataCommand;
@@ -29,7 +31,9 @@ Options:
   --host ADDR               address to listen on (default 127.0.0.1)
   --data-dir DIR            where sessions and transcripts live
                             (default: ${defaultDataDir()})
-  --token TOKEN             access token for the page and socket (default: random per run)
+  --token TOKEN             access token for the page and socket (default: $SWITCHBOARD_TOKEN,
+                            else random per run; the variable keeps it out of \`ps\`; no agent
+                            inherits it)
   --idle-timeout-ms N       close agent sessions nobody watches after N ms idle; 0 disables (default 1800000)
   --reap-interval-ms N      how often to look for idle sessions; 0 disables (default 60000)
   --permission-timeout-ms N deny a permission request nobody can see after N ms (default 300000)
@@ -37,6 +41,9 @@ Options:
   --log-level LEVEL         debug | info | warn | error (default info); logs go to stderr
   --qr                      also print the address (token included) as a QR code to scan
                             with a phone, and an SSH tunnel command to reach it safely
+  --recover                 if the database is damaged, put its newest good backup in place
+                            (the damaged file is kept aside, renamed); without it a damaged
+                            database is refused and the offer is printed
   -h, --help                show this help
 
 ${DATA_USAGE}
@@ -76,8 +83,13 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   if (command !== 'serve') throw new UsageError(`unknown command ${JSON.stringify(command)} (try: switchboard serve --help)`);
 
   const values = new Map<string, string>();
+  let recover = false;
   while (args.length > 0) {
     const arg = args.shift() as string;
+    if (arg === '--recover') {
+      recover = true;
+      continue;
+    }
     if (!arg.startsWith('--')) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}`);
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
@@ -98,7 +110,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535`);
   const host = values.get('host') ?? '127.0.0.1';
   if (!host.trim()) throw new UsageError('--host must not be empty');
-  const token = values.get('token') ?? randomBytes(24).toString('base64url');
+  const token = values.get('token') ?? (env.SWITCHBOARD_TOKEN || undefined) ?? randomBytes(24).toString('base64url');
   if (!/^[A-Za-z0-9._~-]{8,}$/.test(token)) throw new UsageError('--token must be at least 8 characters of A-Z a-z 0-9 . _ ~ -');
   const logLevel = (values.get('log-level') ?? 'info') as LogLevel;
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new UsageError('--log-level must be debug, info, warn or error');
@@ -129,6 +141,6 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   }
   return {
     command: 'serve',
-    options: { port, host, dataDir: dataDir ?? defaultDataDir(env), token, settings, logLevel, qr: values.has('qr') },
+    options: { port, host, dataDir: dataDir ?? defaultDataDir(env), token, settings, logLevel, qr: values.has('qr'), recover },
   };
 }

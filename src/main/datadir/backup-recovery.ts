@@ -6,6 +6,8 @@
  */
 import Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { writeFileAtomicSync } from '../util/atomic-file';
 import { checkDatabaseFile, type DatabaseCheck } from '../store/db-check';
 import { fsyncPath } from '../store/compact';
 import { vacuumInto } from '../store/backup';
@@ -106,6 +108,60 @@ export function newestGoodBackup(folder: string, nativeBinding?: string): Backup
 export function recoveryOffer(database: string, detail: string, backupsFolder: string, nativeBinding?: string): RecoveryOffer {
   const backup = newestGoodBackup(backupsFolder, nativeBinding);
   return { damaged: database, detail, backup, lost: backup && wouldBeLost(database, backup, nativeBinding) };
+}
+
+/**
+ * `recoveryOffer` in a worker thread: it checks every backup until one passes (each a
+ * `quick_check`, seconds on a large file), which a running host must not wait for.
+ */
+export function recoveryOfferInWorker(database: string, detail: string, backupsFolder: string, nativeBinding?: string): Promise<RecoveryOffer> {
+  return runDbTask({ kind: 'offer', database, detail, folder: backupsFolder, ...(nativeBinding ? { nativeBinding } : {}) });
+}
+
+/** A time as people read it in a log or a dialog, the same on every machine: `2026-11-26 13:04 UTC`. */
+export function stamp(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * What going back to the offer's backup means, in sentences: which backup, what is lost, where
+ * the damaged file goes. Shown by `serve` on stderr, in the desktop app's dialog and its banner.
+ */
+export function describeRecoveryOffer(offer: RecoveryOffer): string {
+  const { backup, lost } = offer;
+  if (!backup) return `There is no good backup of it to go back to (none in ${join(dirname(offer.damaged), 'backups')} passes its check).`;
+  const what =
+    !lost || lost.sessions === undefined || lost.events === undefined
+      ? 'What was stored since cannot be read from the damaged file: everything after that time may be lost.'
+      : lost.sessions === 0 && lost.events === 0
+        ? 'Nothing stored since is missing from it, as far as the damaged file can still be read.'
+        : `Going back to it loses what was stored since: ${plural(lost.sessions, 'new session')}${
+            lost.titles.length ? ` (${lost.titles.map((t) => `“${t}”`).join(', ')}${lost.sessions > lost.titles.length ? ', …' : ''})` : ''
+          } and ${plural(lost.events, 'transcript event')}.`;
+  return (
+    `The newest good backup was taken ${stamp(backup.takenAt)} (${basename(backup.file)}). ${what} ` +
+    `The damaged file is kept aside (renamed ${basename(offer.damaged)}.damaged-<time>), never deleted.`
+  );
+}
+
+/**
+ * The person accepted the offer while a host ran on the folder (the desktop app's dialog): the
+ * database is replaced at the next start, under the lock, before the store opens.
+ */
+export const recoveryRequestOf = (dataDir: string): string => join(dataDir, 'recover-requested');
+
+export function requestRecovery(dataDir: string, now: number): void {
+  writeFileAtomicSync(recoveryRequestOf(dataDir), `${new Date(now).toISOString()}\n`);
+}
+
+export function isRecoveryRequested(dataDir: string): boolean {
+  return existsSync(recoveryRequestOf(dataDir));
+}
+
+export function withdrawRecoveryRequest(dataDir: string): void {
+  rmSync(recoveryRequestOf(dataDir), { force: true });
 }
 
 export interface RecoveryResult {

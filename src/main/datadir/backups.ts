@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { Db } from '../store/db';
 import { vacuumInto } from '../store/backup';
 import { checkDatabaseFile } from '../store/db-check';
+import { folderProblemOf, StorageError, storageProblemOf } from '../store/storage-errors';
 import { fsyncPath } from '../store/compact';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
@@ -24,8 +25,6 @@ import { runDbTask, type CopyResult } from './db-tasks';
 export const BACKUP_KINDS = ['daily', 'pre-migration'] as const;
 export type BackupKind = (typeof BACKUP_KINDS)[number];
 
-/** Backups of each kind kept unless the setting says otherwise. */
-export const DEFAULT_BACKUPS_KEPT = 7;
 export const DAILY_BACKUP_INTERVAL_MS = 24 * 60 * 60_000;
 
 export interface BackupInfo {
@@ -240,11 +239,11 @@ export interface BeforeMigrationOptions {
  */
 export function backupBeforeMigration(o: BeforeMigrationOptions): (db: Db, from: number, to: number) => void {
   return (db, from, to) => {
-    mkdirSync(o.folder, { recursive: true });
-    removePartialBackups(o.folder);
     const name = backupFileName('pre-migration', o.clock.now(), from);
     const partial = partialOf(o.folder, name);
     try {
+      mkdirSync(o.folder, { recursive: true });
+      removePartialBackups(o.folder);
       vacuumInto(db, partial);
       const check = checkDatabaseFile(partial, o.nativeBinding ? { nativeBinding: o.nativeBinding } : {});
       if (!check.ok) throw new Error(`the copy failed its check: ${check.detail}`);
@@ -252,9 +251,19 @@ export function backupBeforeMigration(o: BeforeMigrationOptions): (db: Db, from:
       const removed = rotateBackups(o.folder, o.keep);
       o.log.info('backup taken before upgrading the database', { file: join(o.folder, name), from, to, removed });
     } catch (err) {
-      removePartialBackups(o.folder);
+      try {
+        removePartialBackups(o.folder);
+      } catch {
+        // The folder itself is the problem (said below); there is nothing partial in it.
+      }
       o.log.error('no backup could be taken before upgrading the database; not upgrading', { from, to, error: String(err) });
-      throw err;
+      const problem = storageProblemOf(err) ?? folderProblemOf(err) ?? 'unwritable';
+      throw new StorageError(
+        problem,
+        o.folder,
+        `Switchboard must upgrade its database (schema ${from} to ${to}) and takes a backup of it first, but could not (${err instanceof Error ? err.message : String(err)}). ` +
+          `Nothing was changed. Free some space, or make ${o.folder} a folder Switchboard can write to, then start it again.`,
+      );
     }
   };
 }

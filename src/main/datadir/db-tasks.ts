@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CheckDepth, DatabaseCheck } from '../store/db-check';
 import type { StorageReport } from '../store/storage-report';
+import type { RecoveryOffer } from './backup-recovery';
 
 export type DbTask =
   | { kind: 'check'; file: string; depth: CheckDepth; nativeBinding?: string }
@@ -28,14 +29,22 @@ export type DbTask =
       checkpoint?: boolean;
       nativeBinding?: string;
     }
-  | { kind: 'report'; file: string; largest: number; nativeBinding?: string };
+  | { kind: 'report'; file: string; largest: number; nativeBinding?: string }
+  /** `recoveryOffer` for a damaged `database`: the newest backup in `folder` that passes its check. */
+  | { kind: 'offer'; database: string; detail: string; folder: string; nativeBinding?: string };
 
 export interface CopyResult {
   totalPages: number;
   check: DatabaseCheck;
 }
 
-export type DbTaskResult<T extends DbTask> = T extends { kind: 'check' } ? DatabaseCheck : T extends { kind: 'backup' } ? CopyResult : StorageReport;
+export type DbTaskResult<T extends DbTask> = T extends { kind: 'check' }
+  ? DatabaseCheck
+  : T extends { kind: 'backup' }
+    ? CopyResult
+    : T extends { kind: 'offer' }
+      ? RecoveryOffer
+      : StorageReport;
 
 /** What the worker posts back. */
 export type DbTaskReply = { ok: true; value: unknown } | { ok: false; error: string };

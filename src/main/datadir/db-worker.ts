@@ -8,6 +8,7 @@ import { sealCopy, snapshotTo } from '../store/backup';
 import { fsyncPath } from '../store/compact';
 import { checkDatabaseFile } from '../store/db-check';
 import { storageReport } from '../store/storage-report';
+import { recoveryOffer } from './backup-recovery';
 import type { DbTask, DbTaskReply } from './db-tasks';
 
 /** A passive checkpoint through a connection of its own: never waits for the host's writer. */
@@ -41,6 +42,8 @@ async function run(task: DbTask): Promise<unknown> {
         db.close();
       }
     }
+    case 'offer':
+      return recoveryOffer(task.database, task.detail, task.folder, task.nativeBinding);
   }
 }
 

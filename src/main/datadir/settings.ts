@@ -4,6 +4,9 @@ import { AppError } from '../../shared/errors';
 import { Settings, type SettingsT } from '../../shared/contract';
 import { MAX_TIMER_MS } from '../util/clock';
 
+/** Backups of each kind kept unless the setting says otherwise. */
+export const DEFAULT_BACKUPS_KEPT = 7;
+
 export const DEFAULT_SETTINGS: SettingsT = {
   idleTimeoutMs: 30 * 60_000,
   reapIntervalMs: 60_000,
@@ -12,6 +15,7 @@ export const DEFAULT_SETTINGS: SettingsT = {
   defaultAgentId: 'demo',
   maxSessionsPerBroker: 8,
   logProtocol: false,
+  backupsKept: DEFAULT_BACKUPS_KEPT,
 };
 
 export const DURATION_KEYS = ['idleTimeoutMs', 'reapIntervalMs', 'permissionTimeoutMs'] as const;
@@ -48,6 +52,9 @@ export function normaliseSettings(patch: Partial<SettingsT>): Partial<SettingsT>
   }
   if (patch.maxSessionsPerBroker !== undefined && (!Number.isInteger(patch.maxSessionsPerBroker) || patch.maxSessionsPerBroker < 1)) {
     throw new AppError('invalid_request', 'maxSessionsPerBroker must be a whole number of at least 1');
+  }
+  if (patch.backupsKept !== undefined && (!Number.isInteger(patch.backupsKept) || patch.backupsKept < 1)) {
+    throw new AppError('invalid_request', 'Backups kept must be a whole number of at least 1');
   }
   return out;
 }

@@ -17,6 +17,8 @@ export interface StorageHealthOptions {
 export class StorageHealth {
   private current: StorageStatusT = { ok: true };
   private lost = 0;
+  /** Set once the database is found damaged: no later write that commits clears it. */
+  private damage: StorageStatusT | undefined;
 
   constructor(private readonly o: StorageHealthOptions) {}
 
@@ -32,6 +34,7 @@ export class StorageHealth {
     const error = asStorageError(err, this.o.file);
     if (!error) return undefined;
     this.lost += lost;
+    if (this.damage) return error;
     if (this.current.ok || this.current.problem !== error.problem) {
       this.o.log.error('cannot save', { problem: error.problem, error: String(err) });
       this.set({ ok: false, problem: error.problem, message: error.message });
@@ -39,9 +42,18 @@ export class StorageHealth {
     return error;
   }
 
+  /**
+   * The database is damaged (its check failed while the host runs). Writes may still commit
+   * (the damage can be in pages they never touch), so only a restart clears this.
+   */
+  damaged(message: string): void {
+    this.damage = { ok: false, problem: 'corrupt', message };
+    this.set(this.damage);
+  }
+
   /** A write committed: saving works (again). */
   succeeded(): void {
-    if (this.current.ok) return;
+    if (this.current.ok || this.current === this.damage) return;
     this.o.log.warn('saving works again', { lostWhileFailing: this.lost });
     this.lost = 0;
     this.set({ ok: true });

@@ -3,6 +3,7 @@ import type { AgentCatalogue } from '../catalogue/agent-catalogue';
 import type { AgentDetector } from '../catalogue/agent-detection';
 import type { AgentProbes } from '../catalogue/agent-probes';
 import type { LiveSettings } from '../datadir/live-settings';
+import type { StorageCare } from '../datadir/storage-care';
 import type { PermissionGate } from '../permissions/permission-gate';
 import type { QuestionGate } from '../permissions/question-gate';
 import type { SessionService } from '../sessions/session-service';
@@ -35,6 +36,12 @@ export interface HostParts {
   openWindow(sessionId: string): void;
   /** `search:query`: hits grouped by session, with the indexing progress while older transcripts are indexed. */
   search(query: string, limit: number): CommandResponse<'search:query'>;
+  /** Settings → Storage: report, backups, clean-up, compaction. */
+  storage: StorageCare;
+  /** `host:restart`: quits and starts again; `unsupported` where the host cannot (headless). */
+  restart(): void;
+  /** `crashes:read`: a crash log's text, by the name `host:problem` gave. */
+  crashReport(name: string): CommandResponse<'crashes:read'>;
   /** An event to one window (a test's progress goes to the window that asked). */
   sendTo<E extends EventName>(clientId: string, event: E, payload: EventPayload<E>): void;
 }

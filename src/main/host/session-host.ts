@@ -4,6 +4,8 @@ import type { EventKind, HostInfoT, PayloadOf, SettingsT } from '../../shared/co
 import { AppError } from '../../shared/errors';
 import { VERSION } from '../../shared/version';
 import type { AgentDefinition } from '../brokers/agent-definition';
+import { agentEnvironment, OWN_SECRET_NAMES } from '../brokers/agent-environment';
+import { ProtocolHistory } from '../brokers/protocol-history';
 import { defaultSpawn, type SpawnFn } from '../brokers/broker';
 import { BrokerPool } from '../brokers/broker-pool';
 import { Watchdog } from '../brokers/watchdog/watchdog';
@@ -14,21 +16,28 @@ import { loadAgentsFile } from '../catalogue/agents-file';
 import { demoAgent } from '../catalogue/demo-agent';
 import { plainBox, SecretStore, type SecretBox } from '../catalogue/secret-box';
 import { findTerminal, type TerminalLauncher } from '../catalogue/terminal-launcher';
+import type { RecoveryOffer } from '../datadir/backup-recovery';
 import { DataDirLock } from '../datadir/data-dir-lock';
 import { LiveSettings } from '../datadir/live-settings';
+import { offerRecovery, openDataStore, type OpenDataStoreOptions } from '../datadir/open-data-store';
 import { dataPaths } from '../datadir/paths';
+import { DEFAULT_BACKUPS_KEPT } from '../datadir/settings';
+import { StorageCare } from '../datadir/storage-care';
 import { StorageHealth } from '../datadir/storage-health';
 import { PermissionGate } from '../permissions/permission-gate';
 import { QuestionGate } from '../permissions/question-gate';
 import { IdleReaper } from '../reaper/idle-reaper';
+import { WAKE_WINDOW_MS } from '../sessions/session-context';
 import { SessionService } from '../sessions/session-service';
 import { Watchers } from '../sessions/watchers';
 import { EventLog } from '../store/event-log';
 import { SearchBackfill } from '../store/search-backfill';
 import { asStorageError, describeStorageProblem, folderProblemOf, StorageError } from '../store/storage-errors';
-import { Store } from '../store/store';
+import type { Store } from '../store/store';
 import { systemClock, type Clock } from '../util/clock';
 import { DisposableStore } from '../util/event';
+import type { Disposable } from '../util/lifecycle';
+import { SuspendWatch } from '../util/suspend-watch';
 import { createLogger, type Logger } from '../util/log';
 import { TimerQueue } from '../util/timer-queue';
 import { FileSearch } from '../workspace/file-search';
@@ -36,6 +45,7 @@ import { requireFolder, type FolderPicker } from '../workspace/folders';
 import { Git, isGitError } from '../workspace/git';
 import { WorkspaceService } from '../workspace/workspace-service';
 import { AgentLogFollowers } from './agent-log-followers';
+import { CrashReporter } from './crash-reporter';
 import { Clients } from './clients';
 import { processFigures } from './debug-info';
 import { createDispatcher } from './dispatch';
@@ -97,7 +107,42 @@ export interface HostOptions {
   gitEnv?: NodeJS.ProcessEnv;
   /** The environment repositories' setup commands run with; default this process's. */
   setupEnv?: NodeJS.ProcessEnv;
+  /**
+   * The person's answer to the offer for a database too damaged to open (the newest good
+   * backup, what going back loses): true puts the backup in place, the damaged file kept aside.
+   * `serve --recover` answers yes; the desktop app asks in a dialog. Absent: the start is refused.
+   */
+  recover?(offer: RecoveryOffer): Promise<boolean>;
+  /** `serve --recover`: the whole file is checked before it opens, and a damaged one replaced by its newest good backup. */
+  recoverIfDamaged?: boolean;
+  /** A damaged database found by the check that runs beside the start (the desktop app offers a restart that restores). */
+  onDamaged?(offer: RecoveryOffer): void;
+  /** Quits and starts the app again (`host:restart`, e.g. to compact now); the desktop app's. */
+  restart?(): void;
+  /**
+   * The system's sleep and wake (Electron's `powerMonitor`); without it (`serve`) a sleep is seen
+   * as the wall clock jumping past the monotonic one, on the host's timer.
+   */
+  power?: PowerEvents;
+  /**
+   * Secrets Switchboard itself holds (the `serve` token): no agent inherits a variable with
+   * one of these values, whatever its name.
+   */
+  ownSecrets?: readonly string[];
+  /** What agents inherit before it is filtered (tests); default: this process's environment. */
+  inheritedEnv?: NodeJS.ProcessEnv;
+  /** How a backup's copy is made (tests stop or fail one); default: in a worker thread. */
+  backupCopy?: ConstructorParameters<typeof StorageCare>[0]['copy'];
 }
+
+/** The system's power events, as the shell gives them (Electron's `powerMonitor`). */
+export interface PowerEvents {
+  onSuspend(listener: () => void): Disposable;
+  onResume(listener: () => void): Disposable;
+}
+
+/** How often the host compares its clocks for a sleep when nothing else is due. */
+export const SLEEP_CHECK_INTERVAL_MS = 15_000;
 
 /** One part's turn at quit; `budgeted` steps share the shutdown budget (see `shutdownSteps`). */
 interface ShutdownStep {
@@ -122,6 +167,10 @@ export class SessionHost implements HostPort {
   readonly service: SessionService;
   reaper: IdleReaper;
   readonly timers: TimerQueue;
+  /** Sleeps of the computer: deadlines and idle times count only the time awake. */
+  readonly suspend: SuspendWatch;
+  /** Uncaught errors: logged with the agents' last traffic, told to the windows (`catchUncaught`). */
+  readonly crashes: CrashReporter;
   readonly log: Logger;
   readonly catalogue: AgentCatalogue;
   readonly agentLogFollowers: AgentLogFollowers;
@@ -131,6 +180,8 @@ export class SessionHost implements HostPort {
   readonly workspace: WorkspaceService;
   /** Settles once the start-up check of the sessions' worktrees is done (it runs in the background). */
   reconciled: Promise<void> = Promise.resolve();
+  /** The start-up check, backups, and Settings → Storage. */
+  readonly storageCare: StorageCare;
   private readonly clients = new Clients(this.watchers);
   private readonly viewPush: SessionViewPush;
   /** The host's own subscriptions to its parts' events, let go at quit. */
@@ -142,11 +193,12 @@ export class SessionHost implements HostPort {
     private readonly options: HostOptions & { log: Logger },
     private readonly lock: DataDirLock,
     readonly watchdog: Watchdog,
+    store: Store,
   ) {
     const paths = dataPaths(options.dataDir);
     const clock = options.clock ?? systemClock;
     this.log = options.log;
-    this.store = Store.open(paths.database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+    this.store = store;
     this.liveSettings = new LiveSettings(this.store.settings, options.settings ?? {}, (patch) => this.checkSettings(patch));
 
     const detector = new AgentDetector(options.detectionEnv ?? process.env);
@@ -162,7 +214,17 @@ export class SessionHost implements HostPort {
     });
     this.catalogue.importFile(loadAgentsFile(paths.agents, this.log));
 
-    this.timers = new TimerQueue(clock);
+    this.suspend = new SuspendWatch(clock);
+    this.timers = new TimerQueue(clock, this.suspend);
+    const history = new ProtocolHistory(clock);
+    this.crashes = new CrashReporter({
+      logs: paths.logs,
+      clock,
+      log: this.log.child('crash'),
+      history,
+      secrets: () => [...this.catalogue.secretValues(), ...(options.ownSecrets ?? [])],
+      broadcast: (problem) => this.clients.broadcast('host:problem', problem),
+    });
     this.storage = new StorageHealth({
       file: paths.database,
       log: this.log.child('storage'),
@@ -200,6 +262,8 @@ export class SessionHost implements HostPort {
       graceMs: options.graceMs ?? 1_500,
       watch: watchdog,
       logProtocol: this.settings.logProtocol ?? false,
+      inheritedEnv: (agent) => this.inheritedEnv(agent.id),
+      history,
     });
     const swept = this.pool.sweepOrphans();
     if (swept.cleared) this.log.warn('cleared agent processes left by a previous run', swept);
@@ -213,6 +277,8 @@ export class SessionHost implements HostPort {
       isOpen: (id: string) => this.service.isOpen(id),
       record: <K extends EventKind>(id: string, kind: K, payload: PayloadOf<K>) => void this.eventLog.append(id, kind, payload),
       clientLabel: (id: string) => this.clients.label(id),
+      // Deadlines of permissions and questions alike count only the time awake.
+      suspend: this.suspend,
     };
     this.gate = new PermissionGate({ ...waitingOnPerson, repo: this.store.permissions });
     this.questions = new QuestionGate({ ...waitingOnPerson, repo: this.store.questions });
@@ -252,6 +318,7 @@ export class SessionHost implements HostPort {
       closeTimeoutMs: 2_000,
       timers: this.timers,
       stopGraceMs: options.stopGraceMs ?? 10_000,
+      recentSleep: () => this.suspend.recent(WAKE_WINDOW_MS),
     });
     const recovered = this.service.recover();
     if (recovered) this.log.info('sessions ended by the previous run marked recovered', { count: recovered });
@@ -266,6 +333,21 @@ export class SessionHost implements HostPort {
       send: (clientId, payload) => this.clients.send(clientId, 'agent:log', payload),
     });
     this.viewPush = new SessionViewPush({ service: this.service, sessions: this.store.sessions, clients: this.clients, log: this.log.child('views') });
+    this.storageCare = new StorageCare({
+      dataDir: options.dataDir,
+      database: paths.database,
+      store: this.store,
+      timers: this.timers,
+      clock,
+      log: this.log.child('storage'),
+      health: this.storage,
+      keep: () => this.settings.backupsKept ?? DEFAULT_BACKUPS_KEPT,
+      canRestart: options.restart !== undefined,
+      onDeleted: (id) => this.forgetDeleted(id),
+      ...(options.onDamaged ? { onDamaged: options.onDamaged } : {}),
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      ...(options.backupCopy ? { copy: options.backupCopy } : {}),
+    });
     this.subscribe(clock);
 
     const probes = new AgentProbes({
@@ -294,6 +376,9 @@ export class SessionHost implements HostPort {
         openWindow: (sessionId) => this.openWindow(sessionId),
         search: (query, limit) => this.search(query, limit),
         sendTo: (clientId, event, payload) => this.clients.send(clientId, event, payload),
+        storage: this.storageCare,
+        restart: () => this.restart(),
+        crashReport: (name) => this.crashes.report(name),
       }),
       // A command that failed on the disk or the file says so, and every window hears it; a git
       // failure that reached here unconverted still shows git's words.
@@ -313,32 +398,71 @@ export class SessionHost implements HostPort {
     }
     const lock = DataDirLock.acquire(paths.lock);
     const log = options.log ?? createLogger();
-    // Before any agent can start, so it hears of every one (ADR 0012); its process starts with
-    // the first agent, so a host start does not wait on spawning it.
-    const watchdog = Watchdog.start({ log: log.child('watchdog'), logFile: join(paths.logs, 'watchdog.log'), script: options.watchdogScript, onDemand: true });
+    const storeOptions: OpenDataStoreOptions = {
+      dataDir: options.dataDir,
+      database: paths.database,
+      clock: options.clock ?? systemClock,
+      log: log.child('storage'),
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      ...(options.recover ? { recover: options.recover } : {}),
+      ...(options.recoverIfDamaged ? { recoverIfDamaged: true } : {}),
+    };
     try {
-      const host = new SessionHost({ ...options, log }, lock, watchdog);
-      host.reaper.start();
-      // Transcripts stored before search existed are indexed in the background, with progress.
-      if (host.searchBackfill.start()) host.log.info('indexing older transcripts for search', host.searchBackfill.progress());
-      // Which agents are installed is found in the background: the start never waits on it.
-      host.agentsChanged();
-      // So are the sessions' worktrees: vanished ones pruned and marked, rows matched with git.
-      host.reconciled = host.workspace.reconcile().catch((err: unknown) => host.log.warn('checking the worktrees at start-up failed', { error: String(err) }));
-      const s = host.settings;
-      host.log.info(
-        host.reaper.enabled
-          ? `idle reaper on: idle timeout ${s.idleTimeoutMs} ms, checked every ${s.reapIntervalMs} ms`
-          : `idle reaper off: idle timeout ${s.idleTimeoutMs} ms, interval ${s.reapIntervalMs} ms (0 disables)`,
-        { reaper: host.reaper.enabled ? 'on' : 'off', idleTimeoutMs: s.idleTimeoutMs, reapIntervalMs: s.reapIntervalMs },
-      );
-      return await Promise.resolve(host);
+      for (let attempt = 1; ; attempt++) {
+        // Under the lock, before anything uses the database: a compaction asked for, a recovery
+        // accepted, a backup before any migration, the offer for a file too damaged to open.
+        const { store } = await openDataStore(storeOptions);
+        try {
+          return SessionHost.build({ ...options, log }, lock, store);
+        } catch (err) {
+          store.dispose();
+          // A file that opened but is damaged fails on its first reads (recovery): said the
+          // same way, and offered its backup the same way, once.
+          const storageError = asStorageError(err, paths.database);
+          if (attempt > 1 || storageError?.problem !== 'corrupt') throw storageError ?? err;
+          await offerRecovery(storeOptions, storageError.message);
+        }
+      }
     } catch (err) {
-      watchdog.dispose();
       lock.dispose();
-      // A file that opened but is damaged fails on its first reads (recovery): said the same way.
       throw asStorageError(err, paths.database) ?? err;
     }
+  }
+
+  /** The host on an open store; its background work started. Throws (and lets go of all but the store and lock) if it cannot. */
+  private static build(options: HostOptions & { log: Logger }, lock: DataDirLock, store: Store): SessionHost {
+    const paths = dataPaths(options.dataDir);
+    // Before any agent can start, so it hears of every one (ADR 0012); its process starts with
+    // the first agent, so a host start does not wait on spawning it.
+    const watchdog = Watchdog.start({ log: options.log.child('watchdog'), logFile: join(paths.logs, 'watchdog.log'), script: options.watchdogScript, onDemand: true });
+    let host: SessionHost | undefined;
+    try {
+      host = new SessionHost(options, lock, watchdog, store);
+      host.reaper.start();
+      host.lookForSleep();
+      // The full check reads every page: after the start, in a worker; then the daily backups.
+      host.storageCare.start();
+      // Transcripts stored before search existed are indexed in the background, with progress.
+      if (host.searchBackfill.start()) host.log.info('indexing older transcripts for search', host.searchBackfill.progress());
+    } catch (err) {
+      host?.storageCare.dispose();
+      host?.timers.dispose();
+      watchdog.dispose();
+      throw err;
+    }
+    // Which agents are installed is found in the background: the start never waits on it.
+    host.agentsChanged();
+    // So are the sessions' worktrees: vanished ones pruned and marked, rows matched with git.
+    const started = host;
+    host.reconciled = host.workspace.reconcile().catch((err: unknown) => started.log.warn('checking the worktrees at start-up failed', { error: String(err) }));
+    const s = host.settings;
+    host.log.info(
+      host.reaper.enabled
+        ? `idle reaper on: idle timeout ${s.idleTimeoutMs} ms, checked every ${s.reapIntervalMs} ms`
+        : `idle reaper off: idle timeout ${s.idleTimeoutMs} ms, interval ${s.reapIntervalMs} ms (0 disables)`,
+      { reaper: host.reaper.enabled ? 'on' : 'off', idleTimeoutMs: s.idleTimeoutMs, reapIntervalMs: s.reapIntervalMs },
+    );
+    return host;
   }
 
   get settings(): SettingsT {
@@ -402,12 +526,16 @@ export class SessionHost implements HostPort {
     const reason = 'host_shutdown';
     return [
       { part: 'reaper', run: () => this.reaper.dispose() },
+      { part: 'backups', run: () => this.storageCare.dispose() },
       { part: 'agent logs', run: () => this.agentLogFollowers.dispose() },
       { part: 'sessions', budgeted: true, run: () => this.service.closeAll(reason) },
       { part: 'workspace', budgeted: true, run: () => this.workspace.dispose() },
       { part: 'permissions', budgeted: true, run: () => this.gate.dispose() },
       { part: 'questions', budgeted: true, run: () => this.questions.dispose() },
       { part: 'agents', budgeted: true, run: () => this.pool.shutdownAll() },
+      // A backup in flight gets what is left of the budget to finish; it is never cut off
+      // midway (its file would be a partial one, removed by the next backup).
+      { part: 'backups', budgeted: true, run: () => this.storageCare.settle() },
       { part: 'permissions', run: () => this.gate.dispose() },
       { part: 'questions', run: () => this.questions.dispose() },
       { part: 'agents', run: () => this.pool.dispose() },
@@ -417,7 +545,7 @@ export class SessionHost implements HostPort {
       { part: 'search index', run: () => this.searchBackfill.dispose() },
       { part: 'subscriptions', run: () => this.subscriptions.dispose() },
       { part: 'session views', run: () => this.viewPush.dispose() },
-      { part: 'timers', run: () => this.timers.dispose() },
+      { part: 'timers', run: () => (this.timers.dispose(), this.suspend.dispose()) },
       { part: 'event log', run: () => this.eventLog.dispose() },
       { part: 'store', run: () => this.store.dispose() },
       { part: 'lock', run: () => this.lock.dispose() },
@@ -476,6 +604,13 @@ export class SessionHost implements HostPort {
     this.subscriptions.add(this.workspace.onDidChangeStatus((status) => clients.toWatchers(status.sessionId, 'workspace:status', status)));
     this.subscriptions.add(this.workspace.onDidChangeFiles((changed) => clients.toWatchers(changed.sessionId, 'workspace:changed', changed)));
     this.subscriptions.add(this.workspace.onDidSetupOutput((output) => clients.toWatchers(output.sessionId, 'setup:output', output)));
+    this.subscriptions.add(this.storageCare.onDidChangeBackups((list) => clients.broadcast('storage:backups', list)));
+    this.subscriptions.add(this.suspend.onDidResume((r) => this.log.info('the computer slept; deadlines and idle times count only the time awake', { ...r })));
+    const power = this.options.power;
+    if (power) {
+      this.subscriptions.add(power.onSuspend(() => this.suspend.powerSuspend()));
+      this.subscriptions.add(power.onResume(() => this.suspend.powerResume()));
+    }
     // The next New session starts from these choices: the agent preselected, the folder first.
     this.subscriptions.add(
       service.onDidCreate(({ agentId, cwd }) => {
@@ -519,7 +654,43 @@ export class SessionHost implements HostPort {
       settings: this.settings,
       ...(this.options.debugInfo ? { debug: processFigures(this.clients.size) } : {}),
       ...(searchIndexing ? { searchIndexing } : {}),
+      ...(this.options.restart ? { canRestart: true } : {}),
+      ...(this.crashes.problems.length ? { problems: this.crashes.problems } : {}),
     };
+  }
+
+  /**
+   * Switchboard's environment as agent `agentId` inherits it: without Switchboard's own secrets
+   * (the token, by name and value) and without any secret the secret box keeps for another
+   * agent or an MCP server (ADR 0025). Its own variables are added by the spawn.
+   */
+  private inheritedEnv(agentId: string): NodeJS.ProcessEnv {
+    const others = this.catalogue.withheldFrom(agentId);
+    return agentEnvironment(this.options.inheritedEnv ?? process.env, {}, {
+      names: new Set([...OWN_SECRET_NAMES, ...others.names]),
+      values: new Set([...(this.options.ownSecrets ?? []), ...others.values]),
+    });
+  }
+
+  /**
+   * The timer compares the clocks before anything it runs; this keeps one task on it, so a
+   * wake is seen within seconds even when nothing else is due (permissions told, idle times
+   * corrected) rather than at the next deadline.
+   */
+  private lookForSleep(): void {
+    const clock = this.options.clock ?? systemClock;
+    this.timers.at('sleep:check', clock.now() + SLEEP_CHECK_INTERVAL_MS, () => this.lookForSleep());
+  }
+
+  private restart(): void {
+    if (!this.options.restart) throw new AppError('unsupported', 'This host cannot restart itself: stop it and start it again');
+    this.options.restart();
+  }
+
+  /** A session clean-up deleted: its queued events and its watchers go (its row's removal told the windows). */
+  private forgetDeleted(sessionId: string): void {
+    this.eventLog.forget(sessionId);
+    for (const clientId of [...this.watchers.clientsOf(sessionId)]) this.watchers.remove(clientId, sessionId);
   }
 
   private openWindow(sessionId: string): void {
@@ -566,6 +737,7 @@ export class SessionHost implements HostPort {
       isClosing: (id) => this.service.isClosing(id),
       close: (id, precondition) => this.service.close(id, 'idle_timeout', { precondition }),
       forceEnd: (id) => this.service.forceEnd(id, 'idle_timeout'),
+      sleptBetween: (from, to) => this.suspend.sleptBetween(from, to),
     });
   }
 

@@ -4,6 +4,7 @@ import type { Clock } from '../util/clock';
 import { Emitter, type Event } from '../util/event';
 import type { Disposable } from '../util/lifecycle';
 import type { TimerQueue } from '../util/timer-queue';
+import { describeDuration, type Resumed, type SuspendAware } from '../util/suspend-watch';
 
 /** What every request the agent makes of a person carries. */
 export interface PendingView {
@@ -22,6 +23,11 @@ export interface PendingRequestsOptions {
   watchers(sessionId: string): number;
   /** Labels a window for the transcript ("window 2"). */
   clientLabel(clientId: string): string;
+  /**
+   * Sleeps of the computer: a deadline counts only the time awake. The host's timer moves the
+   * deadline's task itself; the requests move the deadline they show and say so in the transcript.
+   */
+  suspend?: SuspendAware;
 }
 
 /** Where requests are kept while they wait and after (a repository). */
@@ -73,11 +79,15 @@ export abstract class PendingRequests<V extends PendingView, R> implements Dispo
   /** A session's pending count changed (its view's badge). */
   readonly onDidChangePending: Event<string> = this.didChangePending.event;
 
+  private readonly resumeSubscription: Disposable | undefined;
+
   constructor(
     private readonly base: PendingRequestsOptions,
     private readonly names: RequestNames,
     private readonly store: RequestStore,
-  ) {}
+  ) {
+    this.resumeSubscription = base.suspend?.onDidResume((r) => this.resumed(r));
+  }
 
   /** What a cancelled request is answered. */
   protected abstract readonly cancelled: R;
@@ -85,6 +95,32 @@ export abstract class PendingRequests<V extends PendingView, R> implements Dispo
   protected abstract finish(view: V, response: R, decision: Decision): void;
   /** What a request is answered when its deadline passes, and why (said in the transcript). */
   protected abstract expired(view: V, waitedMs: number): { response: R; reason: string };
+  /** Puts a `slept` notice in a session's transcript. */
+  protected abstract noteSleep(sessionId: string, text: string): void;
+
+  /**
+   * The computer slept while requests waited with a deadline: each deadline moves by the sleep
+   * (never expired at wake), windows get the request again with it, and each session's
+   * transcript says why, once per session.
+   */
+  private resumed({ sleptMs }: Resumed): void {
+    const now = this.base.clock.now();
+    const moved = new Map<string, number>();
+    for (const p of this.pending.values()) {
+      if (p.view.deadlineAt === undefined) continue;
+      const deadlineAt = p.view.deadlineAt + sleptMs;
+      p.view = { ...p.view, deadlineAt };
+      this.store.setDeadline(p.view.requestId, deadlineAt);
+      this.didAsk.fire(p.view);
+      moved.set(p.view.sessionId, Math.min(moved.get(p.view.sessionId) ?? Infinity, deadlineAt - now));
+    }
+    for (const [sessionId, left] of moved) {
+      this.noteSleep(
+        sessionId,
+        `This computer slept for ${describeDuration(sleptMs)} while a ${this.names.noun} waited. Its deadline counts only the time awake: it is answered automatically in ${describeDuration(Math.max(0, left))} unless a window answers it first.`,
+      );
+    }
+  }
 
   /**
    * Waits for a person's answer to `view` (already stored and recorded). `signal` aborting (the
@@ -147,6 +183,7 @@ export abstract class PendingRequests<V extends PendingView, R> implements Dispo
   /** Host quit: every waiting request is answered `cancelled`. Idempotent. */
   dispose(): void {
     this.cancelAll('host_shutdown');
+    this.resumeSubscription?.dispose();
   }
 
   /** Windows came or went: requests wait for a person while one watches, else a deadline runs. */

@@ -19,7 +19,7 @@ export interface PermissionGateOptions extends PendingRequestsOptions {
   /** False for a session that is closing, ended or unknown: its requests are answered at once. */
   isOpen(sessionId: string): boolean;
   /** Appends a transcript event. */
-  record<K extends 'permission_requested' | 'permission_resolved'>(sessionId: string, kind: K, payload: PayloadOf<K>): void;
+  record<K extends 'permission_requested' | 'permission_resolved' | 'notice'>(sessionId: string, kind: K, payload: PayloadOf<K>): void;
 }
 
 type Response = acp.RequestPermissionResponse;
@@ -99,6 +99,10 @@ export class PermissionGate extends PendingRequests<PermissionViewT, Response> {
     const reject = pickOption(view.options, ['reject_once']);
     const response: Response = reject ? { outcome: { outcome: 'selected', optionId: reject.optionId } } : CANCELLED;
     return { response, reason: `Denied automatically: no window watched this session for ${waitedFor(waitedMs)}` };
+  }
+
+  protected noteSleep(sessionId: string, text: string): void {
+    this.opts.record(sessionId, 'notice', { kind: 'slept', text });
   }
 
   protected finish(view: PermissionViewT, response: Response, { decider, by, why }: Decision): void {

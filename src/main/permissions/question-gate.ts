@@ -122,6 +122,10 @@ export class QuestionGate extends PendingRequests<QuestionViewT, Response> {
     return { response: CANCEL, reason: `Cancelled automatically: no window watched this session for ${waitedFor(waitedMs)}` };
   }
 
+  protected noteSleep(sessionId: string, text: string): void {
+    this.opts.record(sessionId, 'notice', { kind: 'slept', text });
+  }
+
   protected finish(view: QuestionViewT, response: Response, { decider, by, why }: Decision): void {
     // Only Switchboard's own answers get here: one of the three actions.
     const action = response.action as QuestionAction;

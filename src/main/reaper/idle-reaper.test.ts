@@ -442,3 +442,13 @@ describe('IdleReaper: a close that keeps failing', () => {
     expect(forced).toEqual([id]);
   });
 });
+
+describe('keepReason across a sleep', () => {
+  const facts = { state: 'DETACHED' as const, lastActivityAt: 1_000, detachedAt: 1_000, watchers: 0, turnInFlight: false, pendingPermissions: 0 };
+  it('does not count the time asleep as idle', () => {
+    // Cutoff: idle since 2,000 or earlier. Wall-idle, but 5,000 of it was asleep.
+    expect(keepReason(facts, 2_000)).toBeUndefined();
+    expect(keepReason(facts, 2_000, () => 5_000)).toBe('recently active');
+    expect(keepReason(facts, 7_000, () => 5_000)).toBeUndefined();
+  });
+});

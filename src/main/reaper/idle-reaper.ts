@@ -20,15 +20,18 @@ export interface IdleFacts {
 /**
  * Why a session must stay, or undefined when it may be reaped: DETACHED (no window watches
  * it), no turn in flight, no permission pending, and the later of its last activity and the
- * moment its last window left is at or before `cutoff`.
+ * moment its last window left is at or before `cutoff`, not counting the time the computer
+ * slept since (`sleptSince`): idleness is measured awake, so a wake does not reap every
+ * session at once.
  */
-export function keepReason(facts: IdleFacts | undefined, cutoff: number): string | undefined {
+export function keepReason(facts: IdleFacts | undefined, cutoff: number, sleptSince: (from: number) => number = () => 0): string | undefined {
   if (!facts) return 'gone';
   if (facts.state !== 'DETACHED') return `state ${facts.state}`;
   if (facts.watchers > 0) return 'watched';
   if (facts.turnInFlight) return 'turn in flight';
   if (facts.pendingPermissions > 0) return 'permission pending';
-  if (Math.max(facts.lastActivityAt, facts.detachedAt ?? 0) > cutoff) return 'recently active';
+  const last = Math.max(facts.lastActivityAt, facts.detachedAt ?? 0);
+  if (last + sleptSince(last) > cutoff) return 'recently active';
   return undefined;
 }
 
@@ -52,6 +55,8 @@ export interface IdleReaperOptions {
   forceEnd(sessionId: string): Promise<void>;
   /** Failed closes of one session (over consecutive ticks) before it is ended by force. */
   maxCloseAttempts?: number;
+  /** How long the computer slept between two wall-clock times (`SuspendWatch.sleptBetween`). */
+  sleptBetween?(from: number, to: number): number;
 }
 
 const TIMER_KEY = 'idle-reaper';
@@ -122,7 +127,8 @@ export class IdleReaper implements Disposable {
       if (this.o.isClosing(id)) continue;
       // Checked again right before closing: a window that attached or a prompt that arrived
       // while this pass worked on earlier sessions wins.
-      const idle = (): boolean => keepReason(this.o.inspect(id), cutoff()) === undefined;
+      const slept = (from: number): number => this.o.sleptBetween?.(from, this.o.clock.now()) ?? 0;
+      const idle = (): boolean => keepReason(this.o.inspect(id), cutoff(), slept) === undefined;
       try {
         const closed = await this.o.close(id, idle);
         if (closed) this.o.log.info('reaped idle session', { session: id });

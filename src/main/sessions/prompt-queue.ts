@@ -207,6 +207,7 @@ export class PromptQueue {
       await playTurn(live, turn, { text, blocks }, {
         log: o.log,
         stopGraceMs: o.stopGraceMs,
+        ...(o.recentSleep ? { recentSleep: o.recentSleep } : {}),
         onAuthRequired: (error, broker) => this.deps.authRequired(sessionId, error, broker),
         usage: this.ctx.controls,
       });

@@ -7,6 +7,8 @@ import type { LiveSession } from './live-session';
 import { acpPrompt, promptCapabilitiesOf, type AcceptedBlock } from './prompt-content';
 import { describeAgentError } from './session-starter';
 import type { Turn } from './turn';
+import { duringSleep } from './session-context';
+import type { Resumed } from '../util/suspend-watch';
 
 export interface TurnDeps {
   log: EventLog;
@@ -14,6 +16,8 @@ export interface TurnDeps {
   stopGraceMs: number;
   /** The agent refused the prompt until the person signs in: the session stays live. */
   onAuthRequired?(error: AppError, broker: Broker): void;
+  /** The computer's recent sleep, if any: an agent that died then is said to have (`duringSleep`). */
+  recentSleep?(): Resumed | undefined;
   /** The session's usage: its cost when the turn began, and the turn's use once it ended. */
   usage?: {
     costNow(sessionId: string): Cost | undefined;
@@ -72,12 +76,18 @@ export async function playTurn(
   } catch (err) {
     // A close cancelled this turn and recorded its end; anything else is an error to show.
     if (turn.closed) return;
-    const error = broker.isAlive ? describeAgentError(broker.agent, 'session/prompt', err) : broker.exitError();
+    const error = broker.isAlive ? describeAgentError(broker.agent, 'session/prompt', err) : exitedError(broker, deps.recentSleep?.());
     // An error of this prompt, shown on its turn: the session keeps its live state.
     log.append(sessionId, 'error', errorPayload(error));
     if (error.code === 'auth_required') deps.onAuthRequired?.(error, broker);
     log.append(sessionId, 'turn_ended', { stopReason: turn.cancelled ? 'cancelled' : 'error', clientMessageId });
   }
+}
+
+/** Why the agent is gone; "while this computer slept" when its exit came with a wake. */
+function exitedError(broker: Broker, sleep: Resumed | undefined): AppError {
+  const error = broker.exitError();
+  return sleep ? new AppError(error.code, `${error.message}${duringSleep(sleep)}`, error.details) : error;
 }
 
 /** An error as a transcript event payload (the stderr tail of a dead agent included). */

@@ -4,7 +4,7 @@ import { AppError } from '../../shared/errors';
 import type { Broker, BrokerExit } from '../brokers/broker';
 import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
-import type { SessionContext } from './session-context';
+import { duringSleep, type SessionContext } from './session-context';
 import { LIVE_STATES, transition } from './state-machine';
 
 export interface CloseOptions {
@@ -162,7 +162,12 @@ export class SessionCloser {
       try {
         this.ctx.cancelRequests(sessionId, 'agent_exited');
         if (!live.turn) {
-          o.log.append(sessionId, 'notice', { kind: 'agent_exited', text: `${broker.agent.name} exited; the next prompt restarts it.`, stderrTail: exit.stderrTail });
+          const sleep = o.recentSleep?.();
+          o.log.append(sessionId, 'notice', {
+            kind: 'agent_exited',
+            text: `${broker.agent.name} exited${duringSleep(sleep)}; the next prompt restarts it.`,
+            stderrTail: exit.stderrTail,
+          });
         }
         this.endStored(sessionId, 'agent_exited');
       } catch (err) {

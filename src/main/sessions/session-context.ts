@@ -11,6 +11,7 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import { Emitter } from '../util/event';
 import type { TimerQueue } from '../util/timer-queue';
+import { describeDuration, type Resumed } from '../util/suspend-watch';
 import { promptCapabilitiesOf } from './prompt-content';
 import { SessionControlsKeeper } from './controls-keeper';
 import { SessionRegistry } from './session-registry';
@@ -51,6 +52,19 @@ export interface SessionServiceOptions {
   stopGraceMs: number;
   /** Whether the host runs as root (agents that refuse root get a hint); default `process.getuid?.() === 0`. */
   runsAsRoot?: boolean;
+  /**
+   * The computer's last sleep, if it woke from it a short while ago (`SuspendWatch.recent`): an
+   * agent whose exit is noticed then died asleep (or as it woke), and the transcript says so.
+   */
+  recentSleep?(): Resumed | undefined;
+}
+
+/** How long after a wake an agent's exit is put down to the sleep. */
+export const WAKE_WINDOW_MS = 60_000;
+
+/** " while this computer slept (8 h 12 min)" for a recent sleep, else "". */
+export function duringSleep(sleep: Resumed | undefined): string {
+  return sleep ? ` while this computer slept (${describeDuration(sleep.sleptMs)}) or as it woke` : '';
 }
 
 /** An imported session has no agent session: nothing starts one for it, nothing is sent to it. */

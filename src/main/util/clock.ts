@@ -7,10 +7,17 @@ export interface Clock {
   now(): number;
   setTimeout(fn: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
+  /**
+   * Milliseconds on a clock that never jumps and (on Linux and macOS) stops while the computer
+   * sleeps: the wall clock running ahead of it is a sleep (`SuspendWatch`). Absent: no sleep
+   * is ever seen through the clocks.
+   */
+  monotonic?(): number;
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };

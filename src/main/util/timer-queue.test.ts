@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_TIMER_MS, systemClock, type Clock, type TimerHandle } from './clock';
 import { FakeClock } from '../test-support/fake-clock';
+import { SuspendWatch } from './suspend-watch';
 import { TimerQueue } from './timer-queue';
 
 /** A FakeClock that also remembers every delay it was asked for and every handle it gave out. */
@@ -130,4 +131,24 @@ describe('TimerQueue: one timer for the whole host', () => {
     await clock.advance(300);
     expect(ran).toEqual(['good', 'later']);
   });
+
+  it('counts a delay in time awake: a sleep moves every task later, so nothing fires at wake that was not due', async () => {
+    const clock = new FakeClock();
+    const watch = new SuspendWatch(clock);
+    const q = new TimerQueue(clock, watch);
+    queues.push(q);
+    const fired: string[] = [];
+    q.at('deadline', clock.now() + 5 * 60_000, () => fired.push('deadline'));
+    q.at('tick', clock.now() + 60_000, () => fired.push('tick'));
+    await clock.advance(30_000);
+    clock.suspend(8 * 3_600_000);
+    await clock.advance(30_000);
+    expect(fired).toEqual(['tick']);
+    await clock.advance(4 * 60_000 - 1);
+    expect(fired).toEqual(['tick']);
+    await clock.advance(1);
+    expect(fired).toEqual(['tick', 'deadline']);
+    expect(q.isArmed).toBe(false);
+  });
 });
+

@@ -1,18 +1,36 @@
 import type { Clock, TimerHandle } from './clock';
 import { MAX_TIMER_MS } from './clock';
 import type { Disposable } from './lifecycle';
+import type { SuspendWatch } from './suspend-watch';
 
 /**
  * One timer for the whole host. Components schedule keyed tasks (the reaper's next tick,
  * each pending permission's deadline); only the earliest is armed on the clock, so there is
  * never a timer per session. The armed timer is unref'd: it never keeps the process alive.
+ *
+ * A task's delay counts the time the computer is awake: given a `SuspendWatch`, the queue
+ * looks for a sleep before it runs anything due, and moves every task later by the sleep, so
+ * a wake never fires hours of deadlines at once.
  */
 export class TimerQueue implements Disposable {
   private readonly tasks = new Map<string, { at: number; fn: () => void }>();
   private armed: { handle: TimerHandle; at: number } | undefined;
   private stopped = false;
+  private readonly resumeSubscription: Disposable | undefined;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly suspend?: Pick<SuspendWatch, 'check' | 'onDidResume'>,
+  ) {
+    this.resumeSubscription = suspend?.onDidResume(({ sleptMs }) => this.postpone(sleptMs));
+  }
+
+  /** Every task moves `ms` later (a sleep: its delay counts only the time awake). */
+  private postpone(ms: number): void {
+    for (const task of this.tasks.values()) task.at += ms;
+    this.disarm();
+    this.rearm();
+  }
 
   /** Runs `fn` at time `at` (replacing any task with the same key). */
   at(key: string, at: number, fn: () => void): void {
@@ -43,6 +61,7 @@ export class TimerQueue implements Disposable {
     this.stopped = true;
     this.tasks.clear();
     this.disarm();
+    this.resumeSubscription?.dispose();
   }
 
   private rearm(): void {
@@ -64,6 +83,9 @@ export class TimerQueue implements Disposable {
 
   private fire(): void {
     this.armed = undefined;
+    // A sleep since the last look moves every task later (`postpone`) before any is judged due.
+    this.suspend?.check();
+    if (this.armed) return;
     const now = this.clock.now();
     const due = [...this.tasks.entries()].filter(([, t]) => t.at <= now).sort((a, b) => a[1].at - b[1].at);
     for (const [key] of due) this.tasks.delete(key);

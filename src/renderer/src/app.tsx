@@ -10,6 +10,7 @@ import { useShortcuts } from './components/keyboard/use-shortcuts';
 import { AgentLogPanel } from './components/agent-log/agent-log-panel';
 import { Composer } from './components/composer/composer';
 import { ConnectionBanner, StorageBanner } from './components/app-frame/connection-banner';
+import { HostProblemBanner } from './components/app-frame/host-problem-banner';
 import { ErrorBoundary } from './components/app-frame/error-boundary';
 import { LiveAnnouncer } from './components/app-frame/live-announcer';
 import { Notices } from './components/app-frame/notices';
@@ -122,6 +123,7 @@ export function App() {
         <SearchBox />
       </header>
       <StorageBanner />
+      <HostProblemBanner />
       <div className="app-body">
         <SessionSidebar
           id={SIDEBAR_ID}

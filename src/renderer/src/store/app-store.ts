@@ -32,6 +32,8 @@ import { confirmInitialState, type ConfirmState } from './slices/confirm/initial
 import { createConfirmActions, type ConfirmActions } from './slices/confirm/actions';
 import { workspaceInitialState, type WorkspaceState } from './slices/workspace/initial-state';
 import { createWorkspaceActions, type WorkspaceActions } from './slices/workspace/actions';
+import { storageInitialState, type StorageState } from './slices/storage/initial-state';
+import { createStorageActions, type StorageActions } from './slices/storage/actions';
 
 export type AppState = SessionsState &
   TranscriptState &
@@ -48,7 +50,8 @@ export type AppState = SessionsState &
   ControlsState &
   SearchState &
   ConfirmState &
-  WorkspaceState;
+  WorkspaceState &
+  StorageState;
 type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -64,7 +67,8 @@ type AppActions = SessionsActions &
   ControlsActions &
   SearchActions &
   ConfirmActions &
-  WorkspaceActions;
+  WorkspaceActions &
+  StorageActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -89,6 +93,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...searchInitialState,
     ...confirmInitialState,
     ...workspaceInitialState,
+    ...storageInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -105,5 +110,6 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createSearchActions(set, get, deps),
     ...createConfirmActions(set, get),
     ...createWorkspaceActions(set, get, deps),
+    ...createStorageActions(set, get, deps),
   }));
 }

@@ -28,6 +28,8 @@ export function bindApi(store: AppStoreApi, api: Api, connection: ConnectionMoni
     api.on('host:storage', (status) => s().storageChanged(status)),
     api.on('session:controls', (p) => s().receiveControls(p)),
     api.on('search:progress', (p) => s().searchProgress(p)),
+    api.on('storage:backups', (list) => s().backupsChanged(list)),
+    api.on('host:problem', (problem) => s().hostProblemReported(problem)),
     api.on('settings:changed', (settings) => s().settingsChanged(settings)),
     api.on('workspace:status', (st) => s().receiveWorkspaceStatus(st)),
     api.on('workspace:changed', (c) => s().workspaceChanged(c.sessionId)),

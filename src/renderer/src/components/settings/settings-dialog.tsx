@@ -10,6 +10,7 @@ import { RulesList } from './rules-list';
 import { RepositoriesSection } from './repositories-section';
 import { ModalDialog } from '../overlay/modal-dialog';
 import { NotificationsSetting } from '../notifications/notifications-setting';
+import { StorageSection } from './storage-section';
 
 type NumberField = 'idleTimeoutMs' | 'reapIntervalMs' | 'permissionTimeoutMs';
 
@@ -139,6 +140,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         {session ? <RulesList sessionId={session.id} sessionTitle={session.title} /> : null}
         <AgentsSection />
         <RepositoriesSection />
+        <StorageSection />
     </ModalDialog>
   );
 }

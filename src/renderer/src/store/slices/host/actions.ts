@@ -1,4 +1,4 @@
-import type { CommandRequest, SettingsT, StorageStatusT, WireError } from '../../../../../shared/contract';
+import type { CommandRequest, HostProblemT, Result, SettingsT, StorageStatusT, WireError } from '../../../../../shared/contract';
 import type { ConnectionStatus } from '../../../api/connection';
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
@@ -13,6 +13,11 @@ export interface HostActions {
   revokeRule(sessionId: string, ruleId: string): Promise<WireError | undefined>;
   /** Settings saved by any window (pushed). */
   settingsChanged(settings: SettingsT): void;
+  /** The host hit an uncaught error and went on (pushed). */
+  hostProblemReported(problem: HostProblemT): void;
+  dismissHostProblems(): void;
+  /** A crash log's text, for Copy details. */
+  crashReport(report: string): Promise<Result<string>>;
   /**
    * The contract check refused an answer or an event (a host bug, or host and window of
    * different versions): said once while the same notice shows; the console has every one.
@@ -28,6 +33,9 @@ export function createHostActions(set: SetState, get: GetState, deps: StoreDeps)
       if (!res.ok) return;
       set({ hostInfo: res.value, settings: res.value.settings });
       get().searchProgress(res.value.searchIndexing);
+      // A reconnect after the host restarted brings a new list: shown unless already dismissed.
+      const known = new Set(get().hostProblems.map((p) => p.report));
+      for (const problem of res.value.problems ?? []) if (!known.has(problem.report)) get().hostProblemReported(problem);
     },
 
     setConnection(connection) {
@@ -49,6 +57,20 @@ export function createHostActions(set: SetState, get: GetState, deps: StoreDeps)
     settingsChanged(settings) {
       const info = get().hostInfo;
       set({ settings, hostInfo: info ? { ...info, settings } : info });
+    },
+
+    hostProblemReported(problem) {
+      if (get().hostProblems.some((p) => p.report === problem.report && p.kind === problem.kind)) return;
+      set({ hostProblems: [...get().hostProblems, problem] });
+    },
+
+    dismissHostProblems() {
+      set({ hostProblemsSeen: get().hostProblems.length });
+    },
+
+    async crashReport(report) {
+      const res = await api['crashes:read']({ report });
+      return res.ok ? { ok: true, value: res.value.text } : res;
     },
 
     contractViolated(error) {

@@ -1,4 +1,4 @@
-import type { HostInfoT, PermissionRuleT, SettingsT, StorageStatusT } from '../../../../../shared/contract';
+import type { HostInfoT, HostProblemT, PermissionRuleT, SettingsT, StorageStatusT } from '../../../../../shared/contract';
 import type { ConnectionStatus } from '../../../api/connection';
 
 export interface HostState {
@@ -10,6 +10,10 @@ export interface HostState {
   rulesSessionId: string | undefined;
   /** The host cannot save (disk full, folder unwritable): shown until it says saving works again. */
   storage: StorageStatusT;
+  /** Uncaught errors of the host (and a restart after one), oldest first. */
+  hostProblems: readonly HostProblemT[];
+  /** How many of `hostProblems` the person dismissed: the banner shows the ones after. */
+  hostProblemsSeen: number;
 }
 
 export const hostInitialState: HostState = {
@@ -19,4 +23,6 @@ export const hostInitialState: HostState = {
   rules: [],
   rulesSessionId: undefined,
   storage: { ok: true },
+  hostProblems: [],
+  hostProblemsSeen: 0,
 };
