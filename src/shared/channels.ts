@@ -43,6 +43,21 @@ export const commandNameList = [
   'terminals:read',
   'sessions:configure',
   'search:query',
+  'agents:signout',
+  'agents:terminal',
+  'mcp:list',
+  'mcp:save',
+  'mcp:remove',
+  'mcp:enable',
+  'mcp:test',
+  'mcp:scan',
+  'mcp:import',
+  'registry:list',
+  'registry:add',
+  'registry:update',
+  'registry:pin',
+  'registry:rollback',
+  'registry:info',
 ] as const;
 
 export const eventNameList = [
@@ -60,6 +75,10 @@ export const eventNameList = [
   'session:controls',
   'search:progress',
   'settings:changed',
+  'mcp:changed',
+  'mcp:progress',
+  'registry:progress',
+  'registry:changed',
 ] as const;
 
 export const channelPrefix = 'sb:';

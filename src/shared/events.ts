@@ -58,6 +58,8 @@ export const NoticeKind = z.enum([
   'path_refused',
   /** A remembered choice (mode, model, option) was applied to a new session. */
   'default_applied',
+  /** The MCP servers a start gave the agent, and those left out with the reason. */
+  'mcp_servers',
 ]);
 export type NoticeKind = z.output<typeof NoticeKind>;
 

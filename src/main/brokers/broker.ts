@@ -6,6 +6,7 @@ import type { AgentDefinition } from './agent-definition';
 import { AgentLogFeed } from './agent-log-feed';
 import { AgentProcess, type AgentProcessOptions, type BrokerExit } from './agent-process';
 import { clientCapabilities, type ClientRequestHandlers } from './client-handlers';
+import { terminalAuthHandlers } from './auth-capability';
 import { configOptionHandlers } from './config-options';
 import { fsHandlers } from './fs-handlers';
 import { BROKER_ENV } from '../util/process-info';
@@ -104,6 +105,7 @@ export class Broker {
       fsHandlers(scopeOf),
       terminalHandlers(scopeOf, { terminals: this.terminals, fixedEnv: { [BROKER_ENV]: opts.id } }),
       configOptionHandlers,
+      terminalAuthHandlers,
     ];
 
     const app = acp

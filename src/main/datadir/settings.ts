@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { AppError } from '../../shared/errors';
 import type { SettingsT } from '../../shared/contract';
+import { DEFAULT_REGISTRY_URL } from '../../shared/registry';
 import { MAX_TIMER_MS } from '../util/clock';
 
 export const DEFAULT_SETTINGS: SettingsT = {
@@ -11,6 +12,7 @@ export const DEFAULT_SETTINGS: SettingsT = {
   defaultAgentId: 'demo',
   maxSessionsPerBroker: 8,
   logProtocol: false,
+  registryUrl: DEFAULT_REGISTRY_URL,
 };
 
 export const DURATION_KEYS = ['idleTimeoutMs', 'reapIntervalMs', 'permissionTimeoutMs'] as const;
@@ -39,8 +41,29 @@ export function storedSettings(all: Record<string, unknown>): Partial<SettingsT>
 export function normaliseSettings(patch: Partial<SettingsT>): Partial<SettingsT> {
   const out: Partial<SettingsT> = { ...patch };
   for (const key of DURATION_KEYS) if (patch[key] !== undefined) out[key] = parseDuration(key, patch[key]);
+  if (patch.registryUrl !== undefined) out.registryUrl = parseRegistryUrl(patch.registryUrl);
   if (patch.maxSessionsPerBroker !== undefined && (!Number.isInteger(patch.maxSessionsPerBroker) || patch.maxSessionsPerBroker < 1)) {
     throw new AppError('invalid_request', 'maxSessionsPerBroker must be a whole number of at least 1');
   }
   return out;
+}
+
+/** The registry's address: empty (never fetched), or an http(s) address. */
+export function parseRegistryUrl(raw: string): string {
+  const url = raw.trim();
+  if (url === '') return '';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError('invalid_request', `The registry address must be an http:// or https:// address, or empty to turn fetching off (got ${JSON.stringify(raw)})`, {
+      issues: [{ path: ['registryUrl'], message: 'an http:// or https:// address, or empty' }],
+    });
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new AppError('invalid_request', `The registry address must use http:// or https:// (got ${parsed.protocol})`, {
+      issues: [{ path: ['registryUrl'], message: 'an http:// or https:// address, or empty' }],
+    });
+  }
+  return url;
 }

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HostInfoT, SettingsT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
@@ -14,6 +15,10 @@ import { loadAgentsFile } from '../catalogue/agents-file';
 import { demoAgent } from '../catalogue/demo-agent';
 import { plainBox, SecretStore, type SecretBox } from '../catalogue/secret-box';
 import { findTerminal, type TerminalLauncher } from '../catalogue/terminal-launcher';
+import { McpServerCatalogue } from '../catalogue/mcp/mcp-servers';
+import { McpSettings } from '../catalogue/mcp/mcp-settings';
+import { AcpRegistry } from '../catalogue/registry/acp-registry';
+import type { RegistrySnapshotT } from '../../shared/registry';
 import { DataDirLock } from '../datadir/data-dir-lock';
 import { LiveSettings } from '../datadir/live-settings';
 import { dataPaths } from '../datadir/paths';
@@ -80,6 +85,17 @@ export interface HostOptions {
   watchdogScript?: string;
   /** `host:info` carries the process's memory and active handles (`npm run soak`). */
   debugInfo?: boolean;
+  /** The registry copy bundled with the app (tests give their own). */
+  registrySnapshot?: RegistrySnapshotT;
+  /**
+   * Refresh the registry index in the background after start (default: the desktop app only; a
+   * headless host uses its cache or the bundled copy until a window asks for a refresh).
+   */
+  refreshRegistry?: boolean;
+  /** Where Import looks for other tools' MCP servers (tests); default the person's home and this OS. */
+  mcpImportHome?: string;
+  /** How long an MCP server's Test waits (default 20 s). */
+  mcpTestTimeoutMs?: number;
 }
 
 /** One part's turn at quit; `budgeted` steps share the shutdown budget (see `shutdownSteps`). */
@@ -110,6 +126,11 @@ export class SessionHost implements HostPort {
   readonly storage: StorageHealth;
   readonly searchBackfill: SearchBackfill;
   readonly liveSettings: LiveSettings;
+  /** The person's MCP servers: Settings, Test, Import, and what each session is given. */
+  readonly mcp: McpSettings;
+  readonly mcpServers: McpServerCatalogue;
+  /** The ACP registry: its index and the agents added from it. */
+  readonly registry: AcpRegistry;
   private readonly clients = new Clients(this.watchers);
   private readonly viewPush: SessionViewPush;
   /** The host's own subscriptions to its parts' events, let go at quit. */
@@ -129,10 +150,25 @@ export class SessionHost implements HostPort {
     this.liveSettings = new LiveSettings(this.store.settings, options.settings ?? {}, (patch) => this.checkSettings(patch));
 
     const detector = new AgentDetector(options.detectionEnv ?? process.env);
+    const secrets = new SecretStore(paths.secrets, options.secretBox ?? plainBox, this.log.child('secrets'));
+    const builtins = [demoAgent(paths.demoAgent, options.demoAgentArgs), ...(options.agents ?? [])];
+    this.registry = new AcpRegistry({
+      dataDir: options.dataDir,
+      // Read at each fetch: a changed address is used from the next refresh on.
+      url: () => this.settings.registryUrl ?? '',
+      agents: this.store.agents,
+      registry: this.store.registry,
+      clock,
+      log: this.log.child('registry'),
+      isReserved: (id) => builtins.some((a) => a.id === id),
+      ...(options.detectionEnv ? { env: options.detectionEnv } : {}),
+      ...(options.registrySnapshot ? { snapshot: options.registrySnapshot } : {}),
+    });
     this.catalogue = new AgentCatalogue({
       repo: this.store.agents,
-      secrets: new SecretStore(paths.secrets, options.secretBox ?? plainBox, this.log.child('secrets')),
-      builtins: [demoAgent(paths.demoAgent, options.demoAgentArgs), ...(options.agents ?? [])],
+      secrets,
+      builtins,
+      registryInfo: (id) => this.registry.info(id),
       detector,
       clock,
       log: this.log.child('agents'),
@@ -140,6 +176,21 @@ export class SessionHost implements HostPort {
       isRoot: process.getuid?.() === 0,
     });
     this.catalogue.importFile(loadAgentsFile(paths.agents, this.log));
+    this.mcpServers = new McpServerCatalogue({ repo: this.store.mcpServers, secrets, clock, log: this.log.child('mcp') });
+    this.mcp = new McpSettings({
+      servers: this.mcpServers,
+      agentExists: (id) => this.catalogue.has(id),
+      importPlaces: () => ({
+        home: options.mcpImportHome ?? homedir(),
+        platform: process.platform,
+        env: options.mcpImportHome ? {} : { APPDATA: process.env.APPDATA, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME },
+        projects: this.store.folders.recent(),
+      }),
+      testCwd: () => (existsSync(this.settings.defaultCwd) ? this.settings.defaultCwd : undefined),
+      clock,
+      log: this.log.child('mcp'),
+      ...(options.mcpTestTimeoutMs === undefined ? {} : { testTimeoutMs: options.mcpTestTimeoutMs }),
+    });
 
     this.timers = new TimerQueue(clock);
     this.storage = new StorageHealth({
@@ -208,7 +259,8 @@ export class SessionHost implements HostPort {
       storeAgentSecret: (agentId, name, value) => this.catalogue.storeSecret(agentId, name, value),
       defaults: () => ({ agentId: this.settings.defaultAgentId, cwd: this.settings.defaultCwd }),
       files: new FileSearch({ clock }),
-      ...(terminal ? { openTerminal: (command: string, cwd: string) => terminal.open(command, cwd) } : {}),
+      ...(terminal ? { openTerminal: (command: string, cwd: string, env: Record<string, string>) => terminal.open(command, cwd, env) } : {}),
+      mcpServers: (agentId, capabilities) => this.mcp.forSession(agentId, capabilities),
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       closeTimeoutMs: 2_000,
       timers: this.timers,
@@ -235,6 +287,8 @@ export class SessionHost implements HostPort {
       clock,
       timeoutMs: options.agentTestTimeoutMs ?? 30_000,
       boundSession: (agentId, acpSessionId) => this.store.sessions.byAcpSessionId(agentId, acpSessionId)?.id,
+      ...(terminal ? { openTerminal: (command: string, cwd: string, env: Record<string, string>) => terminal.open(command, cwd, env) } : {}),
+      terminalCwd: () => (existsSync(this.settings.defaultCwd) ? this.settings.defaultCwd : homedir()),
     });
     this.dispatcher = createDispatcher(
       createHandlers({
@@ -244,6 +298,8 @@ export class SessionHost implements HostPort {
         settings: this.liveSettings,
         catalogue: this.catalogue,
         probes,
+        mcp: this.mcp,
+        registry: this.registry,
         detector,
         agentLogFollowers: this.agentLogFollowers,
         folderPicker: options.folderPicker,
@@ -278,6 +334,7 @@ export class SessionHost implements HostPort {
       if (host.searchBackfill.start()) host.log.info('indexing older transcripts for search', host.searchBackfill.progress());
       // Which agents are installed is found in the background: the start never waits on it.
       host.agentsChanged();
+      await host.startRegistry(options.refreshRegistry ?? !options.headless);
       const s = host.settings;
       host.log.info(
         host.reaper.enabled
@@ -336,18 +393,20 @@ export class SessionHost implements HostPort {
   /**
    * Quit disposes the host's parts in this one order. Each step relies on those after it
    * still being there:
-   * 1-2. the reaper, first: no idle close may start once quit began; the agent log followers;
-   * 3-5. within the shutdown budget, gracefully: sessions close (running turns cancelled and
+   * 1-4. the reaper, first: no idle close may start once quit began; the agent log followers;
+   *    registry downloads and MCP server tests in flight are cancelled (their files and
+   *    processes removed), so none writes to the store after it closes;
+   * 5-7. within the shutdown budget, gracefully: sessions close (running turns cancelled and
    *    recorded, agents told `session/close`), what is still pending is answered `cancelled`
    *    (an agent waiting for an answer would not stop), then every agent goes through its
    *    shutdown ladder;
-   * 6-9. then, whether or not the budget was enough: permissions answered again (over budget,
-   *    step 4 may not have run, and nothing may settle later against a closed store), every
+   * 8-11. then, whether or not the budget was enough: permissions answered again (over budget,
+   *    step 6 may not have run, and nothing may settle later against a closed store), every
    *    agent group killed, the watchdog let go (it kills what is still recorded, and exits),
    *    sessions still stored as live recorded ENDED;
-   * 10-12. the search backfill, then the host's subscriptions and its view pushes (the windows
+   * 12-14. the search backfill, then the host's subscriptions and its view pushes (the windows
    *    have heard the sessions end; nothing may read the store after it closes);
-   * 13-16. the timers (nothing fires any more), the event log (its last batch is written, which
+   * 15-18. the timers (nothing fires any more), the event log (its last batch is written, which
    *    needs the store), the store, and last the data-dir lock, so no second host opens the
    *    store before it is closed.
    */
@@ -356,6 +415,8 @@ export class SessionHost implements HostPort {
     return [
       { part: 'reaper', run: () => this.reaper.dispose() },
       { part: 'agent logs', run: () => this.agentLogFollowers.dispose() },
+      { part: 'registry downloads', run: () => this.registry.dispose() },
+      { part: 'mcp tests', run: () => this.mcp.dispose() },
       { part: 'sessions', budgeted: true, run: () => this.service.closeAll(reason) },
       { part: 'permissions', budgeted: true, run: () => this.gate.dispose() },
       { part: 'agents', budgeted: true, run: () => this.pool.shutdownAll() },
@@ -420,6 +481,25 @@ export class SessionHost implements HostPort {
     this.subscriptions.add(gate.onDidRequest((view) => clients.toWatchers(view.sessionId, 'permission:requested', view)));
     this.subscriptions.add(gate.onDidResolve((resolved) => clients.toWatchers(resolved.sessionId, 'permission:resolved', resolved)));
     this.subscriptions.add(catalogue.onDidChange(() => this.agentsChanged()));
+    // An agent gone from the catalogue takes its MCP server choices and its registry downloads with it.
+    this.subscriptions.add(
+      catalogue.onDidRemove((agentId) => {
+        this.mcpServers.forgetAgent(agentId);
+        this.registry.agents.prune().catch((err: unknown) => this.log.warn('pruning registry folders failed', { agent: agentId, error: String(err) }));
+      }),
+    );
+    this.subscriptions.add(this.mcpServers.onDidChange(() => clients.broadcast('mcp:changed', this.mcp.list())));
+    this.subscriptions.add(
+      this.registry.onDidChange((change) => {
+        // An agent added, updated, pinned or rolled back is a catalogue change; a refreshed index
+        // may show newer versions on agents' rows, and windows showing the list read it again.
+        this.agentsChanged();
+        if (change.kind === 'listing') {
+          const load = this.registry.source.current();
+          if (load) clients.broadcast('registry:changed', { source: load.source, asOf: load.asOf });
+        }
+      }),
+    );
     // The next New session starts from these choices: the agent preselected, the folder first.
     this.subscriptions.add(
       service.onDidCreate(({ agentId, cwd }) => {
@@ -508,6 +588,20 @@ export class SessionHost implements HostPort {
       close: (id, precondition) => this.service.close(id, 'idle_timeout', { precondition }),
       forceEnd: (id) => this.service.forceEnd(id, 'idle_timeout'),
     });
+  }
+
+  /**
+   * Loads the registry's local index and removes what interrupted installs left; in the desktop
+   * app the index is then refreshed in the background (it never delays the start or fails it).
+   */
+  private async startRegistry(refresh: boolean): Promise<void> {
+    try {
+      await this.registry.start();
+    } catch (err) {
+      this.log.warn('the registry could not start; adding from it shows the bundled copy', { error: String(err) });
+    }
+    if (!refresh) return;
+    this.registry.refresh().catch((err: unknown) => this.log.warn('registry refresh failed', { error: String(err) }));
   }
 
   /** The catalogue changed, or its availability is known: every window gets the new list. */

@@ -10,6 +10,7 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import { isAuthError } from './auth-request';
 import type { LiveSession } from './live-session';
+import type { SessionMcpServers } from './session-context';
 
 export interface StartOptions {
   pool: BrokerPool;
@@ -23,6 +24,8 @@ export interface StartOptions {
    * so it is loaded first and its replay is kept as the transcript (ADR 0014).
    */
   opening?: boolean;
+  /** The MCP servers for this agent, by its capabilities; none when absent. */
+  mcpServers?(capabilities: acp.AgentCapabilities): SessionMcpServers;
 }
 
 export type StartMode = 'new' | 'resumed' | 'loaded' | 'recreated';
@@ -39,9 +42,11 @@ export async function startAgentSession(
   row: SessionRow,
   agent: AgentDefinition,
   o: StartOptions,
-): Promise<{ broker: Broker; acpSessionId: string; mode: StartMode; answer: unknown }> {
+): Promise<{ broker: Broker; acpSessionId: string; mode: StartMode; answer: unknown; mcp: SessionMcpServers['summary'] }> {
   const broker = await o.pool.acquire(row.id, agent, { retry: o.retry });
   const caps = broker.capabilities;
+  // Read at each start (the person may have changed them), and the same for each attempt below.
+  const { mcpServers, summary: mcp } = o.mcpServers?.(caps) ?? { mcpServers: [], summary: [] };
   const known = row.acp_session_id;
   const dirs = additionalDirsOf(row);
   // Only agents that say they take them get the additional folders (they confine files to them too).
@@ -53,7 +58,7 @@ export async function startAgentSession(
     live.keepingReplay = keepReplay;
     live.bind(broker, id);
     try {
-      const answer = await broker.request(acp.methods.agent.session.load, { sessionId: id, cwd: row.cwd, mcpServers: [], ...roots }, o.requestTimeoutMs);
+      const answer = await broker.request(acp.methods.agent.session.load, { sessionId: id, cwd: row.cwd, mcpServers, ...roots }, o.requestTimeoutMs);
       return { answer };
     } catch (err) {
       live.unbind();
@@ -67,13 +72,13 @@ export async function startAgentSession(
   };
 
   const opened = known && o.opening && caps.loadSession ? await load(known, true) : undefined;
-  if (known && opened) return { broker, acpSessionId: known, mode: 'loaded', answer: opened.answer };
+  if (known && opened) return { broker, acpSessionId: known, mode: 'loaded', answer: opened.answer, mcp };
 
   if (known && caps.sessionCapabilities?.resume) {
     live.bind(broker, known);
     try {
-      const answer = await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers: [], ...roots }, o.requestTimeoutMs);
-      return { broker, acpSessionId: known, mode: 'resumed', answer };
+      const answer = await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers, ...roots }, o.requestTimeoutMs);
+      return { broker, acpSessionId: known, mode: 'resumed', answer, mcp };
     } catch (err) {
       live.unbind();
       if (!broker.isAlive) throw broker.exitError();
@@ -82,11 +87,11 @@ export async function startAgentSession(
   }
 
   const loaded = known && !o.opening && caps.loadSession ? await load(known, false) : undefined;
-  if (known && loaded) return { broker, acpSessionId: known, mode: 'loaded', answer: loaded.answer };
+  if (known && loaded) return { broker, acpSessionId: known, mode: 'loaded', answer: loaded.answer, mcp };
 
   // No timeout on the request itself: an answer that comes after we gave up still names a
   // session the agent holds, and only that answer lets us tell the agent to drop it.
-  const request = broker.request(acp.methods.agent.session.new, { cwd: row.cwd, mcpServers: [], ...roots });
+  const request = broker.request(acp.methods.agent.session.new, { cwd: row.cwd, mcpServers, ...roots });
   let res: acp.NewSessionResponse;
   try {
     res = await withDeadline(request, o.clock, o.requestTimeoutMs, () =>
@@ -113,7 +118,7 @@ export async function startAgentSession(
   if (seeded) live.seed = buildSeed(o.events, row.id);
   // The whole answer: its `modes`, `configOptions` and the unstable `models` (which the SDK
   // does not name) become the session's controls.
-  return { broker, acpSessionId: res.sessionId, mode: seeded ? 'recreated' : 'new', answer: res };
+  return { broker, acpSessionId: res.sessionId, mode: seeded ? 'recreated' : 'new', answer: res, mcp };
 }
 
 /** An agent session nobody will use (timed out, or closed while starting): drop what is held, ask the agent to close it. */

@@ -6,6 +6,8 @@ import { SettingsRepo } from './settings.repo';
 import { AgentsRepo } from './agents.repo';
 import { FoldersRepo } from './folders.repo';
 import { DraftsRepo } from './drafts.repo';
+import { McpServersRepo } from './mcp-servers.repo';
+import { RegistryRepo } from './registry.repo';
 import type { Disposable } from '../util/lifecycle';
 import { asStorageError } from './storage-errors';
 
@@ -18,6 +20,8 @@ export class Store implements Disposable {
   readonly agents: AgentsRepo;
   readonly folders: FoldersRepo;
   readonly drafts: DraftsRepo;
+  readonly registry: RegistryRepo;
+  readonly mcpServers: McpServersRepo;
 
   constructor(readonly db: Db) {
     this.sessions = new SessionsRepo(db);
@@ -27,6 +31,8 @@ export class Store implements Disposable {
     this.agents = new AgentsRepo(db);
     this.folders = new FoldersRepo(db);
     this.drafts = new DraftsRepo(db);
+    this.registry = new RegistryRepo(db);
+    this.mcpServers = new McpServersRepo(db);
   }
 
   /** Opens the file; a damaged, newer or unwritable one is refused with a StorageError that says what to do. */

@@ -2,6 +2,8 @@ import type { Handlers } from '../dispatch';
 import type { HostParts } from '../host-parts';
 import { agentHandlers } from './agents';
 import { hostHandlers } from './host';
+import { mcpHandlers } from './mcp';
+import { registryHandlers } from './registry';
 import { permissionHandlers } from './permissions';
 import { sessionHandlers } from './sessions';
 
@@ -10,5 +12,5 @@ import { sessionHandlers } from './sessions';
  * each handler is one call to the part that owns the work.
  */
 export function createHandlers(h: HostParts): Handlers {
-  return { ...sessionHandlers(h), ...permissionHandlers(h), ...agentHandlers(h), ...hostHandlers(h) };
+  return { ...sessionHandlers(h), ...permissionHandlers(h), ...agentHandlers(h), ...hostHandlers(h), ...mcpHandlers(h), ...registryHandlers(h) };
 }
