@@ -26,6 +26,10 @@ import { controlsInitialState, type ControlsState } from './slices/controls/init
 import { createControlsActions, type ControlsActions } from './slices/controls/actions';
 import { searchInitialState, type SearchState } from './slices/search/initial-state';
 import { createSearchActions, type SearchActions } from './slices/search/actions';
+import { mcpInitialState, type McpState } from './slices/mcp/initial-state';
+import { createMcpActions, type McpActions } from './slices/mcp/actions';
+import { registryInitialState, type RegistryState } from './slices/registry/initial-state';
+import { createRegistryActions, type RegistryActions } from './slices/registry/actions';
 
 export type AppState = SessionsState &
   TranscriptState &
@@ -39,7 +43,9 @@ export type AppState = SessionsState &
   DraftsState &
   TerminalsState &
   ControlsState &
-  SearchState;
+  SearchState &
+  McpState &
+  RegistryState;
 type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -52,7 +58,9 @@ type AppActions = SessionsActions &
   DraftsActions &
   TerminalsActions &
   ControlsActions &
-  SearchActions;
+  SearchActions &
+  McpActions &
+  RegistryActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -74,6 +82,8 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...terminalsInitialState,
     ...controlsInitialState,
     ...searchInitialState,
+    ...mcpInitialState,
+    ...registryInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -87,5 +97,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createTerminalsActions(set, get, deps),
     ...createControlsActions(set, get, deps),
     ...createSearchActions(set, get, deps),
+    ...createMcpActions(set, get, deps),
+    ...createRegistryActions(set, get, deps),
   }));
 }

@@ -27,6 +27,10 @@ export function bindApi(store: AppStoreApi, api: Api, connection: ConnectionMoni
     api.on('session:controls', (p) => s().receiveControls(p)),
     api.on('search:progress', (p) => s().searchProgress(p)),
     api.on('settings:changed', (settings) => s().settingsChanged(settings)),
+    api.on('mcp:changed', (list) => s().mcpChanged(list)),
+    api.on('mcp:progress', (p) => s().mcpTestProgress(p)),
+    api.on('registry:progress', (p) => s().registryProgress(p)),
+    api.on('registry:changed', () => s().registryChanged()),
     api.onReconnect(() => void s().resubscribe()),
     // A new connection follows nothing: an open Agent log reloads and follows again.
     api.onReconnect(() => {

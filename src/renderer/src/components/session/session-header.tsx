@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { useAppStore } from '../../store/context';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
+import { McpServersSummary } from './mcp-servers-summary';
 import { SessionControlsBar } from './session-controls';
 
 /**
@@ -94,6 +95,7 @@ export function SessionHeader() {
             {session.cwd}
           </span>
         </p>
+        <McpServersSummary servers={session.mcpServers} />
         <SessionControlsBar sessionId={session.id} agentName={agent} />
       </div>
       <div className="session-header-actions">
