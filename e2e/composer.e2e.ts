@@ -20,9 +20,9 @@ test.describe('the composer sends more than text', () => {
     await expect(slow).toContainText('seconds');
     await expect(slow).toContainText('Stream a tick every 100 ms');
 
-    // Filtered as you type: /p leaves /permission, /plan, /pace, in that order.
+    // Filtered as you type: /p leaves /permission, /plan, /pace (names starting with it), then /mcp (a p inside).
     await box.pressSequentially('p');
-    await expect(commands(page).getByRole('option')).toHaveText([/^\/permission/, /^\/plan/, /^\/pace/]);
+    await expect(commands(page).getByRole('option')).toHaveText([/^\/permission/, /^\/plan/, /^\/pace/, /^\/mcp/]);
     await expect(commands(page).getByRole('option', { name: /\/permission/ })).toHaveAttribute('aria-selected', 'true');
     await box.press('ArrowDown');
     const plan = commands(page).getByRole('option', { name: /\/plan/ });

@@ -11,11 +11,10 @@ interface DurationFieldProps {
   onChange(value: string): void;
   /** Leaving the field checks it. */
   onBlur(): void;
-  inputRef?: React.Ref<HTMLInputElement>;
 }
 
 /** A duration typed in a person's terms ("30 min", "1 h 30 min", "45 s"), with what it changes and why it is refused. */
-export function DurationField({ label, hint, value, error, onChange, onBlur, inputRef }: DurationFieldProps) {
+export function DurationField({ label, hint, value, error, onChange, onBlur }: DurationFieldProps) {
   const id = useId();
   return (
     <div className="field">
@@ -24,7 +23,6 @@ export function DurationField({ label, hint, value, error, onChange, onBlur, inp
       </label>
       <input
         id={id}
-        ref={inputRef}
         type="text"
         inputMode="text"
         autoComplete="off"
@@ -38,11 +36,10 @@ export function DurationField({ label, hint, value, error, onChange, onBlur, inp
       <span className="field-hint" id={`${id}-hint`}>
         {hint}
       </span>
-      {error ? (
-        <span className="field-error" id={`${id}-error`}>
-          {error}
-        </span>
-      ) : null}
+      {/* Always there, so a reason appearing on leaving the field never moves what is below (a click on Save would miss it). */}
+      <span className="field-error" id={`${id}-error`}>
+        {error ?? ''}
+      </span>
     </div>
   );
 }

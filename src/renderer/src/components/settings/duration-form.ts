@@ -2,7 +2,7 @@
  * The duration settings of a Settings section as a form: each field's text in a person's terms,
  * checked on leaving it and on Save; only what all checks pass goes to the host (in ms).
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SettingsT } from '../../../../shared/contract';
 import { formatDuration, parseDuration, type DurationRules } from '../../lib/duration';
 
@@ -58,7 +58,15 @@ export function checkDurations(specs: readonly DurationSpec[], texts: Record<str
 export function useDurationFields(specs: readonly DurationSpec[], settings: SettingsT | undefined) {
   const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(specs.map((s) => [s.key, durationText(s, settings?.[s.key])])));
   const [errors, setErrors] = useState<Partial<Record<DurationKey, string>>>({});
+  const form = useRef<HTMLFormElement>(null);
+  // Each refused Save moves the focus to the first refused field, once its reason is shown.
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
   return {
+    /** The section's form: the first refused field in it takes the focus. */
+    form,
     texts,
     errors,
     change(key: DurationKey, text: string) {
@@ -71,12 +79,13 @@ export function useDurationFields(specs: readonly DurationSpec[], settings: Sett
       const parsed = parseDuration(texts[key] ?? '', spec.rules);
       if (!parsed.ok) setErrors((e) => ({ ...e, [key]: parsed.message }));
     },
-    /** On Save: the values, or the first refused field (every refused one then says why). */
-    check(): { ok: true; values: Partial<SettingsT> } | { ok: false; first: DurationKey } {
+    /** On Save: the values, or undefined (every refused field then says why, the first takes the focus). */
+    check(): Partial<SettingsT> | undefined {
       const result = checkDurations(specs, texts);
       setErrors(result.errors);
-      const first = specs.find((s) => result.errors[s.key] !== undefined);
-      return first ? { ok: false, first: first.key } : { ok: true, values: result.values };
+      if (Object.keys(result.errors).length === 0) return result.values;
+      setRefusals((n) => n + 1);
+      return undefined;
     },
     /** After the host saved: the fields show what is stored, in the same words. */
     reset(saved: SettingsT) {

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { WireError } from '../../../../shared/contract';
 import { THEMES, type ThemeChoice } from '../../lib/theme';
 import { useAppStore } from '../../store/context';
@@ -48,21 +48,16 @@ export function GeneralSection() {
   const [error, setError] = useState<WireError | undefined>();
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
-  const inputs = useRef<Partial<Record<string, HTMLInputElement | null>>>({});
   const id = useId();
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
     setError(undefined);
-    const checked = durations.check();
-    if (!checked.ok) {
-      // The first refused field takes the focus; its reason is read with it.
-      inputs.current[checked.first]?.focus();
-      return;
-    }
+    const values = durations.check();
+    if (!values) return;
     setSaving(true);
-    const result = await saveSettings({ ...checked.values, defaultCwd, logProtocol });
+    const result = await saveSettings({ ...values, defaultCwd, logProtocol });
     setSaving(false);
     if (result) setError(result);
     else setSaved(true);
@@ -72,7 +67,7 @@ export function GeneralSection() {
     <div className="settings-section">
       <h3>General</h3>
       <ThemePicker />
-      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="General settings">
+      <form ref={durations.form} onSubmit={(e) => void onSubmit(e)} noValidate aria-label="General settings">
         {SPECS.map((spec) => (
           <DurationField
             key={spec.key}
@@ -80,9 +75,6 @@ export function GeneralSection() {
             hint={spec.hint}
             value={durations.texts[spec.key] ?? ''}
             error={durations.errors[spec.key]}
-            inputRef={(el) => {
-              inputs.current[spec.key] = el;
-            }}
             onChange={(text) => {
               setSaved(false);
               durations.change(spec.key, text);

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { WireError } from '../../../../shared/contract';
 import { useAppStore } from '../../store/context';
 import { hostSelectors } from '../../store/slices/host/selectors';
@@ -19,19 +19,15 @@ export function PermissionsSection() {
   const [error, setError] = useState<WireError | undefined>();
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
-  const field = useRef<HTMLInputElement>(null);
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
     setError(undefined);
-    const checked = durations.check();
-    if (!checked.ok) {
-      field.current?.focus();
-      return;
-    }
+    const values = durations.check();
+    if (!values) return;
     setSaving(true);
-    const result = await saveSettings(checked.values);
+    const result = await saveSettings(values);
     setSaving(false);
     if (result) setError(result);
     else setSaved(true);
@@ -41,13 +37,12 @@ export function PermissionsSection() {
   return (
     <div className="settings-section">
       <h3>Permissions</h3>
-      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Permission settings">
+      <form ref={durations.form} onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Permission settings">
         <DurationField
           label={spec.label}
           hint={spec.hint}
           value={durations.texts[spec.key] ?? ''}
           error={durations.errors[spec.key]}
-          inputRef={field}
           onChange={(text) => {
             setSaved(false);
             durations.change(spec.key, text);
