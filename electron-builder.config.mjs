@@ -21,6 +21,23 @@ const config = {
   npmRebuild: true,
   // Prebuilt Electron binaries of better-sqlite3 when published; from source otherwise.
   buildDependenciesFromSource: false,
+  // Electron's fuses, flipped in the packaged binary (before signing): it can no longer be
+  // turned into a plain Node interpreter (ELECTRON_RUN_AS_NODE), take Node options from the
+  // environment (NODE_OPTIONS) or a debugger from its arguments (--inspect), and it runs only
+  // the app in its own asar, whose integrity it checks (macOS, Windows); cookies are encrypted
+  // with the OS keychain. The app's own helper processes (watchdog, demo agent) run as the
+  // app's binary in a role (`--switchboard-role`, src/main/app/roles.ts), not as Node.
+  // `scripts/fuses.test.ts` flips a binary with this configuration and reads every fuse back.
+  electronFuses: {
+    runAsNode: false,
+    enableNodeOptionsEnvironmentVariable: false,
+    enableNodeCliInspectArguments: false,
+    onlyLoadAppFromAsar: true,
+    enableEmbeddedAsarIntegrityValidation: true,
+    enableCookieEncryption: true,
+    // Flipping fuses breaks an ad-hoc signature (unsigned Apple silicon builds): sign again.
+    resetAdHocDarwinSignature: true,
+  },
   linux: {
     target: ['AppImage', 'deb'],
     category: 'Development',

@@ -34,18 +34,21 @@ function preloadImportGuard(): Plugin {
 export default defineConfig({
   main: {
     build: {
-      // cli.js, demo-agent.js and watchdog.js also run under plain Node 20 (`serve`, agent
-      // processes, the host's watchdog).
+      // cli.js, demo-agent.js, watchdog.js and db-worker.js also run under plain Node 20
+      // (`serve`, agent processes, the host's watchdog, its database worker).
       target: 'node20.19',
       // package.json `dependencies` (better-sqlite3, ws, the ACP SDK, zod) stay in node_modules.
       externalizeDeps: true,
       sourcemap: true,
       rolldownOptions: {
         input: {
-          index: src('main/app/main.ts'),
+          // Reads `--switchboard-role` first (the app's own helpers), then loads main.ts.
+          index: src('main/app/entry.ts'),
           cli: src('main/cli.ts'),
           'demo-agent': src('agents/demo/demo-agent.ts'),
           watchdog: src('main/brokers/watchdog/main.ts'),
+          // A worker thread for long database work (backup checks, the storage report).
+          'db-worker': src('main/datadir/db-worker.ts'),
         },
         output: {
           format: 'es',

@@ -39,8 +39,8 @@ const MAY_IMPORT = {
   transport: ['host-port', 'util'],
   app: ['host', 'datadir', 'transport', 'util'],
   // src/main/cli/ (argument parsing) and src/main/cli.ts (`switchboard serve`, beside it).
-  cli: ['host', 'datadir', 'util'],
-  'cli.ts': ['cli', 'host', 'datadir', 'transport', 'util'],
+  cli: ['host', 'catalogue', 'datadir', 'util'],
+  'cli.ts': ['cli', 'host', 'catalogue', 'datadir', 'transport', 'util'],
   util: [],
   // Test helpers assemble real hosts, pools and stores; they never open a window.
   'test-support': MAIN_PARTS.filter((part) => part !== 'app'),

@@ -222,3 +222,30 @@ test('a page that crashes is reloaded and its session runs on', async () => {
   await expect(sidebar(reloaded).getByRole('link', { name: /before the crash/ })).toBeVisible();
   expect(await quit(app)).toEqual({ code: 0, signal: null });
 });
+
+test('a session has one window: asking again brings it forward, and a switch moves the session out', async () => {
+  const page = await firstWindow(app);
+  const openWindow = (target: Page, sessionId: string) =>
+    target.evaluate(
+      (id) => (window as unknown as { api: { 'windows:open'(payload: { sessionId: string }): Promise<{ ok: boolean }> } }).api['windows:open']({ sessionId: id }),
+      sessionId,
+    );
+  await newSession(page);
+  await echo(page, 'first');
+  const first = new URL(page.url()).hash.replace('#/session/', '');
+
+  // The session is on screen already: no second window.
+  expect(await openWindow(page, first)).toMatchObject({ ok: true });
+  expect(app.windows()).toHaveLength(1);
+
+  // The window switches to another session; the first one now gets a window of its own, once.
+  await newSession(page);
+  await expect.poll(() => new URL(page.url()).hash).not.toBe(`#/session/${first}`);
+  const nextWindow = app.waitForEvent('window');
+  expect(await openWindow(page, first)).toMatchObject({ ok: true });
+  const second = await nextWindow;
+  await expect(transcript(second)).toContainText('Echo: first');
+  expect(await openWindow(page, first)).toMatchObject({ ok: true });
+  expect(app.windows()).toHaveLength(2);
+  expect(await quit(app)).toEqual({ code: 0, signal: null });
+});

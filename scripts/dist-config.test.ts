@@ -39,13 +39,14 @@ describe('electron-builder configuration (npm run dist)', () => {
     expect(config.win?.target).toEqual(['nsis']);
   });
 
-  it('packs every bundle the app runs: main, CLI, demo agent, watchdog, preload, renderer', () => {
+  it('packs every bundle the app runs: main, CLI, demo agent, watchdog, database worker, preload, renderer', () => {
     for (const path of [
       'package.json',
       'out/main/index.js',
       'out/main/cli.js',
       'out/main/demo-agent.js',
       'out/main/watchdog.js',
+      'out/main/db-worker.js',
       'out/main/chunk-abc123.js',
       'out/preload/index.cjs',
       'out/renderer/index.html',

@@ -6,10 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { startServe, tempDataDir, type ServeProcess } from '../../e2e/support/serve';
 import type { SessionEventT, SessionViewT } from '../../src/shared/contract';
+import { startProbedServe, type LoopProbe } from './probed-serve';
 import { BenchClient } from './ws-client';
 
 export interface BenchHost {
   serve: ServeProcess;
+  /** The host's event-loop delay (only with `{ loopProbe: true }`). */
+  loop: LoopProbe | undefined;
   client: BenchClient;
   dataDir: string;
   /** Resident memory of the host process, in bytes (Linux /proc). */
@@ -17,14 +20,20 @@ export interface BenchHost {
   stop(): Promise<void>;
 }
 
-/** Starts `serve` on `dataDir` (a new temp dir if omitted) and connects one client. */
-export async function startHost(extraArgs: string[] = [], dataDir?: string): Promise<BenchHost> {
+/**
+ * Starts `serve` on `dataDir` (a new temp dir if omitted) and connects one client. With
+ * `loopProbe`, the host runs with bench/lib/loop-probe.mjs preloaded (proved before use).
+ */
+export async function startHost(extraArgs: string[] = [], dataDir?: string, options: { loopProbe?: boolean } = {}): Promise<BenchHost> {
   const dir = dataDir ? undefined : tempDataDir();
   const path = dataDir ?? dir!.path;
-  const serve = await startServe(path, extraArgs);
+  const probed = options.loopProbe ? await startProbedServe(path, extraArgs) : undefined;
+  const serve = probed ?? (await startServe(path, extraArgs));
+  if (probed) await probed.loop.prove();
   const client = await BenchClient.connect(serve.url);
   return {
     serve,
+    loop: probed?.loop,
     client,
     dataDir: path,
     rss: () => rssOf(serve.child.pid!),

@@ -1,4 +1,4 @@
-/** What every benchmark module reports and how `run.ts` talks to it. */
+/** What every benchmark module reports and how the runner talks to it. */
 export type Better = 'higher' | 'lower';
 
 export interface Metric {
@@ -11,6 +11,14 @@ export interface Metric {
   detail?: string;
 }
 
+/** A metric a group could not measure (the rest of the group's figures still count). */
+export interface MetricError {
+  name: string;
+  error: string;
+}
+
+export const isMetricError = (m: Metric | MetricError): m is MetricError => 'error' in m;
+
 /** One point of a scaling sweep (`--scaling`): the same measure at another size. */
 export interface ScalingPoint {
   series: string;
@@ -22,16 +30,18 @@ export interface ScalingPoint {
 export interface BenchContext {
   /** Small sizes, for development (`--quick`). */
   quick: boolean;
+  /** `--scaling`: a group also measures its sizes sweep and reports it with `point`. */
+  scaling: boolean;
   /** Which metrics of the group to produce (`--only`); a group may skip the others. */
   wants(name: string): boolean;
   /** Progress lines, on stderr so the table on stdout stays clean. */
   progress(message: string): void;
+  /** A scaling point (only asked for with `--scaling`). */
+  point(p: ScalingPoint): void;
 }
 
 export interface BenchGroup {
-  /** The metric names this group produces. */
+  /** The metric names this group produces; each one it is asked for must come back measured. */
   names: readonly string[];
-  run(ctx: BenchContext): Promise<Metric[]>;
-  /** Optional scaling sweep, run only with `--scaling` (and only when a name of the group is wanted). */
-  scaling?(ctx: BenchContext): Promise<ScalingPoint[]>;
+  run(ctx: BenchContext): Promise<(Metric | MetricError)[]>;
 }

@@ -29,7 +29,7 @@ export const serveReady: BenchGroup = {
           name: 'host_ready_ms',
           value: median,
           unit: 'ms',
-          target: 300,
+          target: 200,
           better: 'lower',
           detail: `median of ${reps} (min ${Math.min(...all).toFixed(0)}); first run on an empty data dir ${firstRun.toFixed(0)} ms`,
         },

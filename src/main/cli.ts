@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAppError } from '../shared/errors';
+import { runDataCommand } from './cli/run-data-command';
 import { exposureWarning } from './cli/exposure';
 import { parseArgs, UsageError, USAGE } from './cli/parse-args';
 import { SessionHost } from './host/session-host';
@@ -36,6 +37,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
+  if (parsed.command !== 'serve') return runDataCommand(parsed);
   const o = parsed.options;
   const log = createLogger(o.logLevel, 'serve');
   const dir = rendererDir();

@@ -58,6 +58,10 @@ export const commandNameList = [
   'registry:pin',
   'registry:rollback',
   'registry:info',
+  'questions:answer',
+  'sessions:fork',
+  'sessions:export',
+  'sessions:import',
 ] as const;
 
 export const eventNameList = [
@@ -79,6 +83,8 @@ export const eventNameList = [
   'mcp:progress',
   'registry:progress',
   'registry:changed',
+  'question:asked',
+  'question:resolved',
 ] as const;
 
 export const channelPrefix = 'sb:';

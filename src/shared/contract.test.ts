@@ -99,6 +99,17 @@ const samples: { [K in Kind]: EventOf<K>['payload'] } = {
   },
   error: { code: 'agent_exited', message: 'Demo exited with code 1', stderrTail: ['boom'] },
   notice: { kind: 'agent_exited', text: 'Demo exited; the next prompt restarts it.' },
+  question_asked: {
+    requestId: 'q1',
+    toolCallId: 't1',
+    question: {
+      mode: 'form',
+      message: 'Deploy?',
+      form: { title: 'Deploy', fields: [{ kind: 'text', name: 'token', label: 'Token', required: true, patternEnforced: false, secret: true }] },
+    },
+  },
+  question_answered: { requestId: 'q1', action: 'accept', content: { token: '••••••', replicas: 2, features: ['logs'], confirm: true }, decider: { kind: 'window', clientId: 'c' } },
+  question_completed: { requestId: 'q2', elicitationId: 'e1' },
   agent_update: { sessionUpdate: 'current_mode_update', extra: { currentModeId: 'plan' } },
   auth_required: {
     message: 'Gemini asks you to sign in: Authentication required',
@@ -135,6 +146,9 @@ const wrong: Record<Kind, unknown> = {
   agent_update: { sessionUpdate: 5, extra: {} },
   auth_required: { message: 'x', methods: [{ id: 'm', name: 'M', kind: 'password' }], during: 'start' },
   file_written: { path: '/w/a.ts', created: 'no', bytes: 3 },
+  question_asked: { requestId: 'q1', question: { mode: 'form', message: 'x', form: { fields: [{ kind: 'slider', name: 'a' }] } } },
+  question_answered: { requestId: 'q1', action: 'maybe', decider: { kind: 'window', clientId: 'c' } },
+  question_completed: { requestId: 'q2' },
   terminal_output: { terminalId: 'term-1', command: 'x', output: 'ok', truncated: false, exit: { exitCode: 'zero' } },
   unreadable: { storedKind: 'x' },
 };

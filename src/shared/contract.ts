@@ -33,7 +33,8 @@ import {
   RegistryInstallProgress,
   RegistryListing,
 } from './registry';
-import { AuthRequest, AvailableCommand, PermissionOption, SessionEvent, StateReason, TerminalExit, ToolCallView, ToolKind, type PermissionDecider } from './events';
+import { ElicitationContent, ElicitationQuestion } from './elicitation';
+import { AuthRequest, AvailableCommand, PermissionOption, QuestionAction, SessionEvent, StateReason, TerminalExit, ToolCallView, ToolKind, type PermissionDecider } from './events';
 
 export * from './events';
 export * from './catalogue';
@@ -66,6 +67,8 @@ export const SessionView = z.object({
   stateReason: StateReason.optional(),
   running: z.boolean(),
   pendingPermissions: z.number().int().nonnegative(),
+  /** Questions from the agent waiting for an answer (`elicitation/create`). */
+  pendingQuestions: z.number().int().nonnegative(),
   lastSeq: z.number().int().nonnegative(),
   createdAt: z.number(),
   updatedAt: z.number(),
@@ -103,6 +106,12 @@ export const SessionView = z.object({
    * skipped with the reason (never a secret value). A transcript notice records each start's list.
    */
   mcpServers: z.array(McpSessionServer).optional(),
+  /** Its agent can fork it (`session/fork`, as its last start said): `Fork` and `Edit and resend` are offered. */
+  canFork: z.boolean().optional(),
+  /** The session it was forked from (its id; the session may since have been deleted). */
+  forkedFrom: z.string().optional(),
+  /** Imported from an exported file: a copy with no agent session, never resumed; prompts are refused. */
+  readOnly: z.boolean().optional(),
 });
 
 export const PermissionView = z.object({
@@ -112,6 +121,18 @@ export const PermissionView = z.object({
   options: z.array(PermissionOption),
   createdAt: z.number(),
   /** When the request is answered automatically if no window watches the session. */
+  deadlineAt: z.number().optional(),
+});
+
+/** A question from the agent waiting for a person (`elicitation/create`), as every window watching shows it. */
+export const QuestionView = z.object({
+  requestId: z.string(),
+  sessionId: SessionId,
+  /** The tool call it is about, if the agent said. */
+  toolCallId: z.string().optional(),
+  question: ElicitationQuestion,
+  createdAt: z.number(),
+  /** When it is answered `cancel` automatically if no window watches the session. */
   deadlineAt: z.number().optional(),
 });
 
@@ -169,6 +190,13 @@ export const HostInfo = z.object({
   canOpenTerminal: z.boolean().optional(),
   /** The host can show a native folder picker (`folders:pick`): the desktop app. */
   canPickFolder: z.boolean().optional(),
+  /**
+   * The host opens the page of a URL question itself, in the system browser, when the person
+   * accepts it (the desktop app); without it the window opens a tab (`noopener`).
+   */
+  canOpenExternal: z.boolean().optional(),
+  /** `Export…` shows the system's save dialog and writes the file (the desktop app); without it the window downloads the file. */
+  canSaveFile: z.boolean().optional(),
   clientId: z.string(),
   agents: z.array(AgentInfo),
   settings: Settings,
@@ -250,6 +278,7 @@ export const SwitchResult = z.object({
   running: z.boolean(),
   lastSeq: z.number().int().nonnegative(),
   pendingPermissions: z.array(PermissionView),
+  pendingQuestions: z.array(QuestionView),
   /** The agent's latest `available_commands_update` for the session, however old (the composer offers them). */
   availableCommands: z.array(AvailableCommand).optional(),
   /** Modes, models, options and usage as last stored; absent when the agent sent none. */
@@ -306,6 +335,45 @@ export const AnswerPermission = z
     optionId: z.string().min(1),
   })
   .strict();
+
+/** A window's answer to a question: `accept` carries the content (checked again by the host), the others none. */
+export const AnswerQuestion = z
+  .object({
+    requestId: z.string().min(1),
+    sessionId: SessionId,
+    action: QuestionAction,
+    content: ElicitationContent.optional(),
+  })
+  .strict();
+
+/**
+ * A new session with the transcript of `sessionId` so far (its agent's `session/fork`), or up to
+ * `beforeSeq` (exclusive: the person's message being edited and resent). `id`: the new session's
+ * id, chosen by the window so it can show it at once.
+ */
+export const ForkSession = z
+  .object({
+    sessionId: SessionId,
+    id: SessionId.optional(),
+    beforeSeq: z.number().int().positive().optional(),
+  })
+  .strict();
+
+export const ExportFormat = z.enum(['markdown', 'json']);
+export const ExportSession = z.object({ sessionId: SessionId, format: ExportFormat }).strict();
+/** The largest export or import that crosses the contract (a WebSocket frame carries 16 MB). */
+export const MAX_EXPORT_CHARS = 15_000_000;
+/**
+ * Where an export went: written where the person chose in the system's save dialog (the
+ * desktop app), not written (the dialog was cancelled), or handed to the window to download.
+ */
+export const ExportResult = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('saved'), path: z.string() }),
+  z.object({ kind: z.literal('cancelled') }),
+  z.object({ kind: z.literal('download'), fileName: z.string(), mimeType: z.string(), text: z.string() }),
+]);
+/** A file `Export…` wrote as JSON, read back as a new read-only archived session. */
+export const ImportSession = z.object({ text: z.string().max(MAX_EXPORT_CHARS), fileName: z.string().max(1_000).optional() }).strict();
 
 export const RevokeRule = z.object({ sessionId: SessionId, ruleId: z.string().min(1) }).strict();
 
@@ -490,6 +558,18 @@ export const commands = {
   'prompt:send': { req: SendPrompt, res: SendAccepted },
   'prompt:cancel': { req: BySession, res: Ok },
   'permissions:answer': { req: AnswerPermission, res: Ok },
+  /**
+   * Answers a question from the agent; the first answer from any window wins. A form answer is
+   * checked against the form (refused with a reason per field). Accepting a URL question opens
+   * its page in the system browser where the host can (`canOpenExternal`).
+   */
+  'questions:answer': { req: AnswerQuestion, res: Ok },
+  /** A new session with the transcript so far (or up to a message), forked on the agent's side; `unsupported` where it cannot fork. */
+  'sessions:fork': { req: ForkSession, res: SessionView },
+  /** The transcript as Markdown (to read) or JSON (every event, re-importable): saved through the save dialog, or handed over to download. */
+  'sessions:export': { req: ExportSession, res: ExportResult },
+  /** A JSON export read back as a new session: archived, read-only, never resumed. A bad file changes nothing. */
+  'sessions:import': { req: ImportSession, res: SessionView },
   'permissions:rules': { req: BySession, res: z.array(PermissionRule) },
   'permissions:revoke': { req: RevokeRule, res: Ok },
   'settings:update': { req: UpdateSettings, res: Settings },
@@ -592,6 +672,10 @@ export const events = {
   'permission:requested': PermissionView,
   /** A permission request was answered or withdrawn: to every window watching its session. */
   'permission:resolved': z.object({ requestId: z.string(), sessionId: SessionId }),
+  /** A question from the agent waits for an answer: to every window watching its session. */
+  'question:asked': QuestionView,
+  /** A question was answered or withdrawn: to every window watching its session. */
+  'question:resolved': z.object({ requestId: z.string(), sessionId: SessionId }),
   /** A session was deleted: every window drops it. */
   'session:deleted': z.object({ sessionId: SessionId }),
   /** The window fell too far behind; it must reload from `lastSeq` with transcript:since. */
@@ -637,6 +721,7 @@ export type EventPayload<E extends EventName> = z.output<Events[E]>;
 export type SessionStateT = z.output<typeof SessionState>;
 export type SessionViewT = z.output<typeof SessionView>;
 export type PermissionViewT = z.output<typeof PermissionView>;
+export type QuestionViewT = z.output<typeof QuestionView>;
 export type PermissionOptionT = z.output<typeof PermissionOption>;
 export type PermissionDeciderT = z.output<typeof PermissionDecider>;
 export type PermissionRuleT = z.output<typeof PermissionRule>;
@@ -645,6 +730,8 @@ export type SettingsT = z.output<typeof Settings>;
 export type HostInfoT = z.output<typeof HostInfo>;
 export type AgentInfoT = z.output<typeof AgentInfo>;
 export type SwitchResultT = z.output<typeof SwitchResult>;
+export type ExportFormatT = z.output<typeof ExportFormat>;
+export type ExportResultT = z.output<typeof ExportResult>;
 export type EventPageT = z.output<typeof EventPage>;
 export type AgentLogT = z.output<typeof AgentLog>;
 export type FolderCheckT = z.output<typeof FolderCheck>;

@@ -15,6 +15,8 @@ export const ErrorCode = z.enum([
   'auth_required',
   'permission_timeout',
   'permission_answered',
+  /** A question from the agent was already answered (in another window, or by its deadline). */
+  'question_answered',
   'crash_loop',
   'shutting_down',
   'disconnected',

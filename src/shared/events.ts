@@ -8,6 +8,7 @@
  * the payload's one `extra` field, so nothing is lost and nothing else is untyped.
  */
 import { z } from 'zod';
+import { ElicitationContent, ElicitationQuestion } from './elicitation';
 import { ErrorCode } from './errors';
 import { AttachmentRecord } from './prompt';
 import { TurnUsage } from './session-controls';
@@ -21,6 +22,8 @@ export const StateReason = z.enum([
   'resumed',
   'loaded',
   'recreated',
+  /** ACTIVE or DETACHED: the agent made this session as a fork of another's (`session/fork`). */
+  'forked',
   'watched',
   'unwatched',
   'closed_by_user',
@@ -37,6 +40,8 @@ export const StateReason = z.enum([
   'auth_required',
   /** ENDED: the agent's process could not be started at all (no such command, it died at once). */
   'agent_unavailable',
+  /** ENDED for good: imported from an exported file, a copy with no agent session. */
+  'imported',
 ]);
 export type StateReason = z.output<typeof StateReason>;
 
@@ -44,7 +49,11 @@ export type StateReason = z.output<typeof StateReason>;
 export const TurnEndReason = z.enum([...StateReason.options, 'agent_ignored_cancel', 'cancelled_before_start']);
 export type TurnEndReason = z.output<typeof TurnEndReason>;
 
-/** Why a pending permission request was answered `cancelled` without a person. */
+/** How a question from the agent was answered: with the content (`accept`), refused (`decline`) or dismissed (`cancel`). */
+export const QuestionAction = z.enum(['accept', 'decline', 'cancel']);
+export type QuestionAction = z.output<typeof QuestionAction>;
+
+/** Why a pending permission request (or question) was answered `cancelled` without a person. */
 export const PermissionCancelReason = z.enum([...StateReason.options, 'agent_withdrew', 'turn_cancelled', 'host_restart']);
 export type PermissionCancelReason = z.output<typeof PermissionCancelReason>;
 
@@ -60,6 +69,12 @@ export const NoticeKind = z.enum([
   'default_applied',
   /** The MCP servers a start gave the agent, and those left out with the reason. */
   'mcp_servers',
+  /** The agent asked a question Switchboard cannot show (a malformed form, a URL that may not be opened): refused with the reason. */
+  'question_refused',
+  /** This session was forked from another (`sessionId` names it); the transcript above is a copy up to that point. */
+  'forked',
+  /** This session was imported from an exported file: a read-only copy with no agent session. */
+  'imported',
 ]);
 export type NoticeKind = z.output<typeof NoticeKind>;
 
@@ -254,8 +269,28 @@ export const eventPayloads = {
     reason: z.string().optional(),
   }),
   error: z.object({ code: ErrorCode, message: z.string(), stderrTail: z.array(z.string()).optional() }),
-  /** `kind` is absent in rows written before notice kinds existed. */
-  notice: z.object({ kind: NoticeKind.optional(), text: z.string(), stderrTail: z.array(z.string()).optional() }),
+  /** The agent asked the person something (`elicitation/create`): a form already normalised, or a URL already checked. */
+  question_asked: z.object({
+    requestId: z.string(),
+    toolCallId: z.string().optional(),
+    question: ElicitationQuestion,
+    extra: Extra.optional(),
+  }),
+  /**
+   * How it was answered, and by whom (a window, the deadline, a cancel). `content` is the
+   * accepted answer with every secret field masked: the transcript never holds a secret.
+   */
+  question_answered: z.object({
+    requestId: z.string(),
+    action: QuestionAction,
+    content: ElicitationContent.optional(),
+    decider: PermissionDecider,
+    reason: z.string().optional(),
+  }),
+  /** The agent said the page a URL question opened is done with (`elicitation/complete`). */
+  question_completed: z.object({ requestId: z.string(), elicitationId: z.string() }),
+  /** `kind` is absent in rows written before notice kinds existed; `sessionId` names a session it links to (the parent of a fork). */
+  notice: z.object({ kind: NoticeKind.optional(), text: z.string(), stderrTail: z.array(z.string()).optional(), sessionId: z.string().optional() }),
   agent_update: z.union([AgentUpdateNow, AgentUpdateBefore]),
   auth_required: AuthRequest,
   /** The agent wrote a file through `fs/write_text_file` (real path); the diff when both sides are small enough to keep. */
@@ -303,6 +338,9 @@ export const SessionEvent = z.discriminatedUnion('kind', [
   variant('permission_requested', eventPayloads.permission_requested),
   variant('permission_resolved', eventPayloads.permission_resolved),
   variant('error', eventPayloads.error),
+  variant('question_asked', eventPayloads.question_asked),
+  variant('question_answered', eventPayloads.question_answered),
+  variant('question_completed', eventPayloads.question_completed),
   variant('notice', eventPayloads.notice),
   variant('agent_update', eventPayloads.agent_update),
   variant('auth_required', eventPayloads.auth_required),

@@ -16,6 +16,7 @@ import { type HistoryStore, SessionJournal, type SessionMeta } from './history-s
 import type { DemoLogger } from './log';
 import type { McpMode } from './options';
 import { defaultSettings, type DemoSettings, modeName, sessionSetup, setConfigOption, setMode, setModel, setModelParams } from './session-settings';
+import { answerSlowly, reportCancel } from './slow-requests';
 import { runTurn, type TurnContext, type TurnUsage } from './turns';
 import { UpdateSender } from './update-sender';
 
@@ -53,6 +54,10 @@ export type DemoAgentDeps = {
   startMode?: string;
   /** Which MCP servers it says it takes (`--mcp`); `all` when absent. */
   mcp?: McpMode;
+  /** `--slow`: how long it takes before answering some requests (slow-requests.ts). */
+  slow?: ReadonlyMap<string, number>;
+  /** Writes a line to stderr whatever the log level (cancelled requests are reported there). */
+  stderr?: (line: string) => void;
 };
 
 export type DemoAgent = {
@@ -61,7 +66,9 @@ export type DemoAgent = {
   flush(): void;
 };
 
-export function createDemoAgent({ store, log, crash, auth, env, writeLine, startMode, mcp = 'all' }: DemoAgentDeps): DemoAgent {
+export function createDemoAgent({ store, log, crash, auth, env, writeLine, startMode, mcp = 'all', slow = new Map(), stderr = () => {} }: DemoAgentDeps): DemoAgent {
+  /** Waits as `--slow` asks before answering `method`, and reports a `$/cancel_request` of it. */
+  const pace = (method: string, signal: AbortSignal): Promise<void> => answerSlowly(slow, method, signal, stderr);
   const live = new Map<string, LiveSession>();
   /** The client takes boolean config options (its `initialize` said so). */
   let booleanOptions = false;
@@ -121,7 +128,8 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
 
   const app = acp
     .agent({ name: 'demo-agent' })
-    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+    .onRequest(acp.methods.agent.initialize, async ({ params, signal }) => {
+      await pace('initialize', signal);
       log.info('initialize', { clientProtocolVersion: params.protocolVersion, clientInfo: params.clientInfo });
       booleanOptions = Boolean(params.clientCapabilities?.session?.configOptions?.boolean);
       clientCapabilities = params.clientCapabilities;
@@ -142,7 +150,8 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
         authMethods: auth.methodsFor(params.clientCapabilities),
       };
     })
-    .onRequest(acp.methods.agent.authenticate, ({ params }) => {
+    .onRequest(acp.methods.agent.authenticate, async ({ params, signal }) => {
+      await pace('authenticate', signal);
       auth.authenticate(params.methodId, env);
       log.info('authenticated', { methodId: params.methodId });
       return {};
@@ -170,6 +179,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
       }
       const turn = new AbortController();
       session.turn = turn;
+      reportCancel('session/prompt', signal, stderr);
       // The request's own signal covers `$/cancel_request` and a closed connection.
       const onRequestAbort = (): void => turn.abort();
       signal.addEventListener('abort', onRequestAbort, { once: true });
@@ -265,7 +275,8 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
       log.info('cancel', { sessionId: params.sessionId, running: Boolean(session?.turn) });
       session?.turn?.abort();
     })
-    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+    .onRequest(acp.methods.agent.session.new, async ({ params, client, signal }) => {
+      await pace('session/new', signal);
       auth.checkNewSession();
       const now = new Date().toISOString();
       const meta: SessionMeta = {
@@ -287,7 +298,8 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
       }
       return { sessionId: session.id, ...sessionSetup(session.settings) };
     })
-    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+    .onRequest(acp.methods.agent.session.load, async ({ params, client, signal }) => {
+      await pace('session/load', signal);
       const meta = store.readMeta(params.sessionId);
       if (!meta) throw acp.RequestError.sessionNotFound(params.sessionId);
       const session = goLive(meta, params.cwd, params.mcpServers, params.additionalDirectories);
@@ -307,7 +319,8 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
       await announce(client, session);
       return sessionSetup(session.settings);
     })
-    .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
+    .onRequest(acp.methods.agent.session.resume, async ({ params, client, signal }) => {
+      await pace('session/resume', signal);
       const meta = store.readMeta(params.sessionId);
       if (!meta) throw acp.RequestError.sessionNotFound(params.sessionId);
       const session = goLive(meta, params.cwd, params.mcpServers, params.additionalDirectories);
@@ -315,7 +328,8 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
       await announce(client, session);
       return sessionSetup(session.settings);
     })
-    .onRequest(FORK_METHOD, forkParams, async ({ params, client }) => {
+    .onRequest(FORK_METHOD, forkParams, async ({ params, client, signal }) => {
+      await pace('session/fork', signal);
       auth.checkNewSession();
       const source = store.readMeta(params.sessionId);
       if (!source) throw acp.RequestError.sessionNotFound(params.sessionId);
@@ -363,15 +377,18 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
       log.info('session deleted', { sessionId: params.sessionId });
       return {};
     })
-    .onRequest(acp.methods.agent.session.list, ({ params }) => ({
-      sessions: store.list(params.cwd ?? undefined).map((m) => ({
-        sessionId: m.sessionId,
-        cwd: m.cwd,
-        title: m.title,
-        updatedAt: m.updatedAt,
-        ...(m.additionalDirectories?.length ? { additionalDirectories: m.additionalDirectories } : {}),
-      })),
-    }));
+    .onRequest(acp.methods.agent.session.list, async ({ params, signal }) => {
+      await pace('session/list', signal);
+      return {
+        sessions: store.list(params.cwd ?? undefined).map((m) => ({
+          sessionId: m.sessionId,
+          cwd: m.cwd,
+          title: m.title,
+          updatedAt: m.updatedAt,
+          ...(m.additionalDirectories?.length ? { additionalDirectories: m.additionalDirectories } : {}),
+        })),
+      };
+    });
 
   return {
     app,

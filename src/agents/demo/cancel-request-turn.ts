@@ -1,12 +1,14 @@
 /**
- * `/cancel-request [permission | elicit] [ms]`: the agent asks the client something (a
- * permission, or a form question when the client takes them), changes its mind after `ms`
- * (default 1000) and withdraws the request with `$/cancel_request`, as agents do when a tool
- * call is abandoned. A client should take the question off every window and answer the
- * request with error -32800; the reply says what it did.
+ * `/cancel-request [permission | elicit | terminal] [ms]`: the agent asks the client something
+ * (a permission, a form question when the client takes them, or to wait for a terminal that
+ * runs `sleep 30`), changes its mind after `ms` (default 1000) and withdraws the request with
+ * `$/cancel_request`, as agents do when a tool call is abandoned. A client should take the
+ * question off every window (or stop waiting for the terminal) and answer the request with
+ * error -32800; the reply says what it did. The terminal is killed and released after.
  */
 import { randomUUID } from 'node:crypto';
 import * as acp from '@agentclientprotocol/sdk';
+import { shell } from './client-turns';
 import { PERMISSION_OPTIONS, type TurnContext } from './turns';
 
 const DEFAULT_CANCEL_AFTER_MS = 1_000;
@@ -21,7 +23,7 @@ export async function cancelRequest(ctx: TurnContext, arg: string): Promise<void
   const words = arg.split(/\s+/).filter(Boolean);
   const ms = words.length > 0 && /^\d+$/.test(words.at(-1) ?? '') ? Math.min(Number(words.pop()), 60_000) : DEFAULT_CANCEL_AFTER_MS;
   const asked = words[0] ?? (ctx.clientCapabilities?.elicitation?.form ? 'elicit' : 'permission');
-  if (asked !== 'permission' && asked !== 'elicit') return say(ctx, 'Usage: /cancel-request [permission | elicit] [ms]');
+  if (asked !== 'permission' && asked !== 'elicit' && asked !== 'terminal') return say(ctx, 'Usage: /cancel-request [permission | elicit | terminal] [ms]');
   if (asked === 'elicit' && !ctx.clientCapabilities?.elicitation?.form) return say(ctx, 'The client does not take questions as forms; try /cancel-request permission.');
 
   const withdraw = new AbortController();
@@ -30,16 +32,22 @@ export async function cancelRequest(ctx: TurnContext, arg: string): Promise<void
   const timer = setTimeout(() => withdraw.abort(), ms);
   const toolCallId = `cancel-request-${randomUUID()}`;
   const toolCall = { toolCallId, title: 'A request the agent will withdraw', kind: 'other' as const, status: 'pending' as const };
+  let terminalId: string | undefined;
   const request =
     asked === 'permission'
       ? ctx.send({ sessionUpdate: 'tool_call', ...toolCall }).then(() =>
           ctx.client.request(acp.methods.client.session.requestPermission, { sessionId: ctx.sessionId, toolCall, options: PERMISSION_OPTIONS }, { cancellationSignal: withdraw.signal }),
         )
-      : ctx.client.request(
-          acp.methods.client.elicitation.create,
-          { sessionId: ctx.sessionId, mode: 'form', message: 'This question will be withdrawn.', requestedSchema: { type: 'object', properties: { answer: { type: 'string' } } } },
-          { cancellationSignal: withdraw.signal },
-        );
+      : asked === 'terminal'
+        ? ctx.client.request(acp.methods.client.terminal.create, { sessionId: ctx.sessionId, ...shell('sleep 30'), cwd: ctx.cwd }).then((created) => {
+            terminalId = created.terminalId;
+            return ctx.client.request(acp.methods.client.terminal.waitForExit, { sessionId: ctx.sessionId, terminalId }, { cancellationSignal: withdraw.signal });
+          })
+        : ctx.client.request(
+            acp.methods.client.elicitation.create,
+            { sessionId: ctx.sessionId, mode: 'form', message: 'This question will be withdrawn.', requestedSchema: { type: 'object', properties: { answer: { type: 'string' } } } },
+            { cancellationSignal: withdraw.signal },
+          );
   let giveUp: NodeJS.Timeout | undefined;
   const noAnswer = new Promise<'no answer'>((resolve) => {
     withdraw.signal.addEventListener('abort', () => (giveUp = setTimeout(() => resolve('no answer'), ANSWER_AFTER_CANCEL_MS)), { once: true });
@@ -52,7 +60,11 @@ export async function cancelRequest(ctx: TurnContext, arg: string): Promise<void
   try {
     const outcome = await Promise.race([settled, noAnswer]);
     if (outcome === 'no answer') await say(ctx, `Withdrew the ${asked} request; the client never answered it.`);
-    else if ('answer' in outcome) await say(ctx, `The client answered before the ${asked} request was withdrawn: ${JSON.stringify(outcome.answer)}`);
+    else if ('answer' in outcome) {
+      // A permission request answers a cancel with its `cancelled` outcome, not an error.
+      const answered = JSON.stringify(outcome.answer);
+      await say(ctx, withdraw.signal.aborted ? `Withdrew the ${asked} request with $/cancel_request; the client answered ${answered}` : `The client answered before the ${asked} request was withdrawn: ${answered}`);
+    }
     else {
       const how = outcome.error instanceof acp.RequestError ? `error ${outcome.error.code} (${outcome.error.message})` : String(outcome.error);
       await say(ctx, withdraw.signal.aborted ? `Withdrew the ${asked} request with $/cancel_request; the client answered ${how}.` : `The ${asked} request failed: ${how}`);
@@ -62,5 +74,13 @@ export async function cancelRequest(ctx: TurnContext, arg: string): Promise<void
     clearTimeout(giveUp);
     ctx.signal.removeEventListener('abort', onTurnCancel);
     if (asked === 'permission') await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    if (terminalId !== undefined) await releaseTerminal(ctx, terminalId);
   }
+}
+
+/** Ends the `sleep` the terminal runs; a client that already dropped it (session closed) is nothing to report. */
+async function releaseTerminal(ctx: TurnContext, terminalId: string): Promise<void> {
+  const ids = { sessionId: ctx.sessionId, terminalId };
+  await ctx.client.request(acp.methods.client.terminal.kill, ids).catch(() => {});
+  await ctx.client.request(acp.methods.client.terminal.release, ids).catch(() => {});
 }

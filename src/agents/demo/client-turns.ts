@@ -17,7 +17,7 @@ function failure(error: unknown): string {
 }
 
 /** The demo picks the shell itself, as agents do: the client runs exactly what it is given. */
-function shell(command: string): { command: string; args: string[] } {
+export function shell(command: string): { command: string; args: string[] } {
   return process.platform === 'win32' ? { command: 'cmd.exe', args: ['/d', '/s', '/c', command] } : { command: 'sh', args: ['-c', command] };
 }
 

@@ -15,7 +15,7 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   plan: { description: 'Show a three-step plan' },
   title: { description: 'Rename this session', hint: 'new title' },
   flood: { description: 'Send N message chunks as fast as possible', hint: 'count' },
-  markdown: { description: 'Stream about KB kilobytes of Markdown at RATE chunks per second (cancellable)', hint: 'KB RATE' },
+  markdown: { description: 'Stream about KB kilobytes of Markdown (mixed or dense blocks) at RATE chunks per second (cancellable)', hint: 'KB RATE [mixed|dense] [CHARS]' },
   pace: { description: 'Send N chunks at RATE per second, each carrying its send time (latency probe)', hint: 'count rate' },
   hang: { description: 'Never answer until the turn is cancelled' },
   crash: { description: 'Exit the agent process with code 1 mid-turn' },
@@ -33,7 +33,7 @@ const specs: Record<CommandName, { description: string; hint?: string }> = {
   mcp: { description: 'List the MCP servers this session was given, or connect to one and list its tools', hint: '[tools [NAME]]' },
   fork: { description: 'Say whether this session is a fork, and of which session' },
   logout: { description: 'Sign out from the agent side (needs --auth)' },
-  'cancel-request': { description: 'Ask the client something, then withdraw the request with $/cancel_request', hint: '[permission | elicit] [ms]' },
+  'cancel-request': { description: 'Ask the client something, then withdraw the request with $/cancel_request', hint: '[permission | elicit | terminal] [ms]' },
 };
 
 export const availableCommands: AvailableCommand[] = COMMAND_NAMES.map((name) => {

@@ -11,6 +11,7 @@
  * `--mcp stdio` (tests): takes stdio MCP servers only (no `mcpCapabilities.http` / `.sse`).
  * `--login`: what ACP's terminal sign-in method runs (the agent's command with the method's
  * arguments, in a terminal): says it signed in and exits 0, without speaking ACP.
+ * `--slow METHOD=MS,…` (tests): answers those requests late (slow-requests.ts); cancelled requests are reported on stderr.
  * stdout is the ACP stream (NDJSON); logs go to stderr.
  */
 import { spawn } from 'node:child_process';
@@ -61,6 +62,8 @@ const agent = createDemoAgent({
   writeLine: output.writeLine,
   startMode: options.startMode,
   mcp: options.mcp,
+  slow: options.slow,
+  stderr: (line) => process.stderr.write(`${line}\n`),
 });
 
 const connection = agent.app.connect(acp.ndJsonStream(output.stream, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));

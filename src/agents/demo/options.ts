@@ -2,12 +2,22 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseLogLevel, type LogLevel } from './log';
+import { parseSlow, SLOW_ENV } from './slow-requests';
 
 /**
  * `stubborn`: behave like the worst real agents seen in the wild, for the host's tests: ignore
  * stdin EOF and SIGTERM, and keep a helper process in the same process group.
  */
-export type DemoAgentOptions = { dataDir: string; logLevel: LogLevel; stubborn: boolean; auth: AuthMode; startMode: string | undefined; mcp: McpMode };
+export type DemoAgentOptions = {
+  dataDir: string;
+  logLevel: LogLevel;
+  stubborn: boolean;
+  auth: AuthMode;
+  startMode: string | undefined;
+  mcp: McpMode;
+  /** `--slow METHOD=MS,…`: how long the agent takes before it answers those requests (slow-requests.ts). */
+  slow: ReadonlyMap<string, number>;
+};
 
 /**
  * How the demo agent asks for sign-in, like real agents without an account:
@@ -44,6 +54,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): D
   let auth: string | undefined;
   let startMode: string | undefined;
   let mcp: string | undefined;
+  let slow: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
@@ -51,13 +62,14 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): D
       stubborn = true;
       continue;
     }
-    if (flag === '--data-dir' || flag === '--log-level' || flag === '--auth' || flag === '--mode' || flag === '--mcp') {
+    if (flag === '--data-dir' || flag === '--log-level' || flag === '--auth' || flag === '--mode' || flag === '--mcp' || flag === '--slow') {
       const value = inline ?? argv[++i];
       if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
       if (flag === '--data-dir') dataDir = value;
       else if (flag === '--auth') auth = value;
       else if (flag === '--mode') startMode = value;
       else if (flag === '--mcp') mcp = value;
+      else if (flag === '--slow') slow = value;
       else logLevel = value;
     }
   }
@@ -68,6 +80,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): D
     auth: parseAuthMode(auth ?? env[AUTH_ENV]),
     startMode: startMode ?? (env[MODE_ENV] || undefined),
     mcp: parseMcpMode(mcp ?? env[MCP_ENV]),
+    slow: parseSlow(slow ?? env[SLOW_ENV]),
   };
 }
 

@@ -354,8 +354,9 @@ export const epochMs = (): number => performance.timeOrigin + performance.now();
 async function pace(ctx: TurnContext, count: number, rate: number): Promise<void> {
   const start = performance.now();
   for (let i = 1; i <= count && !ctx.signal.aborted; i++) {
-    const wait = start + ((i - 1) * 1000) / rate - performance.now();
-    if (wait >= 1) await delay(wait, ctx.signal);
+    // Never before its time: a timer may fire up to a millisecond early, so wait again until due.
+    const due = start + ((i - 1) * 1000) / rate;
+    while (performance.now() < due && !ctx.signal.aborted) await delay(Math.max(1, due - performance.now()), ctx.signal);
     if (ctx.signal.aborted) return;
     await say(ctx, `pace ${i} ${epochMs().toFixed(3)}\n`);
   }

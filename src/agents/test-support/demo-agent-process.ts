@@ -25,6 +25,9 @@ export type ExitInfo = { code: number | null; signal: NodeJS.Signals | null };
 
 export type ElicitationHandler = (params: CreateElicitationRequest, signal: AbortSignal) => Promise<CreateElicitationResponse> | CreateElicitationResponse;
 
+/** Answers the agent's `terminal/*` requests (by method name); by default the client has no terminals. */
+export type TerminalHandler = (method: string, params: unknown, signal: AbortSignal) => Promise<unknown> | unknown;
+
 export type PermissionHandler = (
   params: RequestPermissionRequest,
   signal: AbortSignal,
@@ -48,6 +51,9 @@ export class DemoAgentProcess {
   readonly exited: Promise<ExitInfo>;
   permissionHandler: PermissionHandler = () => ({ outcome: { outcome: 'cancelled' } });
   elicitationHandler: ElicitationHandler = () => ({ action: 'cancel' });
+  terminalHandler: TerminalHandler = (method) => {
+    throw acp.RequestError.methodNotFound(method);
+  };
   private stderrText = '';
   private waiters: Waiter[] = [];
   private readonly completionWaiters = new Map<string, () => void>();
@@ -91,6 +97,11 @@ export class DemoAgentProcess {
         this.elicitations.push(params);
         return this.elicitationHandler(params, signal);
       })
+      .onRequest(acp.methods.client.terminal.create, async ({ params, signal }) => (await this.terminalHandler('terminal/create', params, signal)) as acp.CreateTerminalResponse)
+      .onRequest(acp.methods.client.terminal.output, async ({ params, signal }) => (await this.terminalHandler('terminal/output', params, signal)) as acp.TerminalOutputResponse)
+      .onRequest(acp.methods.client.terminal.waitForExit, async ({ params, signal }) => (await this.terminalHandler('terminal/wait_for_exit', params, signal)) as acp.WaitForTerminalExitResponse)
+      .onRequest(acp.methods.client.terminal.kill, async ({ params, signal }) => (await this.terminalHandler('terminal/kill', params, signal)) as acp.KillTerminalResponse)
+      .onRequest(acp.methods.client.terminal.release, async ({ params, signal }) => (await this.terminalHandler('terminal/release', params, signal)) as acp.ReleaseTerminalResponse)
       .onNotification(acp.methods.client.elicitation.complete, ({ params }) => {
         this.completedElicitations.push(params.elicitationId);
         this.completionWaiters.get(params.elicitationId)?.();

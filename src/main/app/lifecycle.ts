@@ -3,13 +3,19 @@
  * down first — turns cancelled, partial output kept, no agent process left — then the app exits.
  * The shutdown is capped so a stuck agent can never keep the app from quitting.
  */
-import type { App } from 'electron';
 import type { Logger } from '../util/log';
 
 export const SHUTDOWN_CAP_MS = 5000;
 
+/** Electron's `app`, as far as quitting goes. */
+export interface QuitApp {
+  on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;
+  quit(): void;
+  exit(exitCode?: number): void;
+}
+
 export interface QuitOptions {
-  app: Pick<App, 'on' | 'quit' | 'exit'>;
+  app: QuitApp;
   /** Stops the host (and anything else that must end before exit). Idempotent. */
   shutdown(): Promise<void>;
   log: Logger;

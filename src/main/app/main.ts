@@ -1,7 +1,7 @@
 /**
- * Electron main entry: the composition root of the desktop app. The SessionHost knows nothing
- * of Electron; this file gives it a data dir and the Electron-ABI SQLite binding, plugs the IPC
- * transport into it and opens windows on it.
+ * Electron main entry: real Electron wired into the desktop composition (`desktop.ts`). The
+ * SessionHost knows nothing of Electron; this file gives it a data dir, the Electron-ABI SQLite
+ * binding, the keychain and the folder chooser, and the shell's ports their Electron halves.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,15 +11,17 @@ import { defaultDataDir } from '../datadir/paths';
 import { SessionHost } from '../host/session-host';
 import { ElectronIpcTransport, rendererUrlMatcher } from '../transport/electron-ipc';
 import { createLogger } from '../util/log';
+import { startDesktop } from './desktop';
+import { electronWindows } from './electron-windows';
 import { electronFolderPicker } from './folder-picker';
-import { installQuitHandling } from './lifecycle';
+import { electronFileSaver, electronOpenExternal } from './system-ports';
 import { buildAppMenu } from './menu';
 import { resolveNativeBinding } from './native-binding';
 import { safeStorageBox } from './safe-storage-box';
-import { startFailureDialog } from './start-failure';
 import { installGlobalGuards, installSessionSecurity, type SecurityOptions } from './security';
+import { StartProblem } from './start-failure';
 import { WaitingBadge } from './waiting-badge';
-import { sessionLocation, WINDOW_STATE_FILE } from './window-state';
+import { WINDOW_STATE_FILE } from './window-state';
 import { WindowManager } from './windows';
 
 const log = createLogger(undefined, 'app');
@@ -41,118 +43,54 @@ const security: SecurityOptions = {
   log: log.child('security'),
 };
 
-if (!app.requestSingleInstanceLock()) {
-  // The running instance gets 'second-instance' and opens a window; nothing to do here.
-  app.quit();
-} else {
-  run().catch((err: unknown) => {
-    log.error('startup failed', { error: String(err) });
-    dialog.showErrorBox('Switchboard could not start', err instanceof Error ? err.message : String(err));
-    app.exit(1);
-  });
-}
-
-async function run(): Promise<void> {
-  installGlobalGuards(app, security);
-
-  // Filled in as startup progresses; the quit and second-instance handlers exist before them.
-  const started: {
-    windows?: WindowManager;
-    transport?: ElectronIpcTransport;
-    badge?: WaitingBadge;
-    host?: Promise<SessionHost | undefined>;
-  } = {};
-
-  const quitPhase = installQuitHandling({
-    app,
-    log,
-    // SIGHUP: the terminal that ran `npm start` went away.
-    signals: process.platform === 'win32' ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP'],
-    shutdown: async () => {
-      // Windows first: no command starts during the shutdown and every window is detached,
-      // the same path a closed window takes. Then the host ends turns, sessions and agents.
-      started.windows?.quitting();
-      started.badge?.dispose();
-      started.transport?.dispose();
-      const host = await started.host;
-      await host?.shutdown();
-    },
-  });
-
-  app.on('second-instance', () => {
-    if (!started.windows) return; // still starting: the first window is on its way
-    started.windows.focusLatest();
-    started.windows.open();
-  });
-  app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
-  });
-  app.on('activate', () => {
-    if (started.windows?.count === 0) started.windows.open();
-  });
-
-  await app.whenReady();
-
-  const binding = resolveNativeBinding({
-    appPath: app.getAppPath(),
-    isPackaged: app.isPackaged,
-    resourcesPath: process.resourcesPath,
-    env: process.env,
-  });
-  if (binding.kind === 'missing') {
-    dialog.showErrorBox(
-      'Switchboard cannot open its database',
-      `The SQLite module built for Electron is missing:\n${binding.expected}\n\n${binding.hint}`,
-    );
-    app.exit(1);
-    return;
-  }
-
-  const secretBox = safeStorageBox();
-  const starting = SessionHost.start({
-    dataDir,
-    headless: false,
-    folderPicker: electronFolderPicker(),
-    // The windows exist only after the host has started; a session's window shows it by address.
-    openWindow: (sessionId) => {
-      if (!started.windows) throw new Error('the windows are not ready yet');
-      started.windows.open({ location: sessionLocation(sessionId) }).focus();
-    },
-    ...(secretBox ? { secretBox } : {}),
-    ...(binding.kind === 'file' ? { nativeBinding: binding.path } : {}),
-    log: createLogger(undefined, 'host'),
-  });
-  // Quit waits on this; a start that failed is reported just below (log and dialog), not here.
-  started.host = starting.catch(() => undefined);
-  let host: SessionHost;
-  try {
-    host = await starting;
-  } catch (err) {
-    log.error('host failed to start', { error: String(err) });
-    const { title, message } = startFailureDialog(err);
-    dialog.showErrorBox(title, message);
-    app.exit(1);
-    return;
-  }
-
-  if (quitPhase() !== 'running') return; // quit while starting: the quit handler stops the host
-
-  installSessionSecurity(session.defaultSession, security);
-  const transport = new ElectronIpcTransport({ ipcMain, host, isRendererUrl: security.isRendererUrl, log: log.child('ipc') });
-  const windows = new WindowManager({
-    preloadPath,
-    rendererUrl,
-    isRendererUrl: security.isRendererUrl,
-    stateFile: join(dataDir, WINDOW_STATE_FILE),
-    transport,
-    log: log.child('windows'),
-  });
-  started.transport = transport;
-  started.windows = windows;
+startDesktop({
+  app,
+  platform: process.platform,
+  log,
+  showErrorBox: (title, message) => dialog.showErrorBox(title, message),
+  secure: () => {
+    // No page exists before the app is ready, so every webContents is guarded from here on.
+    installGlobalGuards(app, security);
+    installSessionSecurity(session.defaultSession, security);
+  },
+  startHost: async (shell) => {
+    const binding = resolveNativeBinding({
+      appPath: app.getAppPath(),
+      isPackaged: app.isPackaged,
+      resourcesPath: process.resourcesPath,
+      env: process.env,
+    });
+    if (binding.kind === 'missing') {
+      throw new StartProblem(
+        'Switchboard cannot open its database',
+        `The SQLite module built for Electron is missing:\n${binding.expected}\n\n${binding.hint}`,
+      );
+    }
+    const secretBox = safeStorageBox();
+    return SessionHost.start({
+      dataDir,
+      headless: false,
+      folderPicker: electronFolderPicker(),
+      openExternal: electronOpenExternal(),
+      saveFile: electronFileSaver(),
+      openWindow: shell.openWindow,
+      ...(secretBox ? { secretBox } : {}),
+      ...(binding.kind === 'file' ? { nativeBinding: binding.path } : {}),
+      log: createLogger(undefined, 'host'),
+    });
+  },
+  createTransport: (host) => new ElectronIpcTransport({ ipcMain, host, isRendererUrl: security.isRendererUrl, log: log.child('ipc') }),
+  createWindows: (transport) =>
+    new WindowManager({
+      port: electronWindows(),
+      preloadPath,
+      rendererUrl,
+      isRendererUrl: security.isRendererUrl,
+      stateFile: join(dataDir, WINDOW_STATE_FILE),
+      transport,
+      log: log.child('windows'),
+    }),
   // macOS dock and Linux launchers (Unity API); Windows has no count badge.
-  const badge = new WaitingBadge(host, (count) => app.setBadgeCount(count), log.child('badge'));
-  started.badge = badge;
-  badge.start().catch((err: unknown) => log.warn('the dock badge could not start', { error: String(err) }));
-  Menu.setApplicationMenu(buildAppMenu({ newWindow: () => windows.open() }));
-  windows.restore();
-}
+  createBadge: (host) => new WaitingBadge(host, (count) => app.setBadgeCount(count), log.child('badge')),
+  setMenu: (actions) => Menu.setApplicationMenu(buildAppMenu(actions)),
+});

@@ -1,7 +1,7 @@
 /**
  * The dialog the desktop app shows when its host cannot start: the title says what is wrong,
  * the message (the host's) names the file and what to do. Kept free of Electron so it is
- * tested as it is; `main.ts` passes the result to `dialog.showErrorBox`.
+ * tested as it is; `desktop.ts` shows the result in an error box.
  */
 import { StorageProblem, type StorageProblemT } from '../../shared/contract';
 import { isAppError } from '../../shared/errors';
@@ -13,7 +13,19 @@ const STORAGE_TITLES: Record<StorageProblemT, string> = {
   newer: 'Switchboard’s database is from a newer version',
 };
 
+/** A start the shell itself cannot go on with (e.g. its SQLite build is missing): its own title. */
+export class StartProblem extends Error {
+  constructor(
+    readonly title: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StartProblem';
+  }
+}
+
 export function startFailureDialog(err: unknown): { title: string; message: string } {
+  if (err instanceof StartProblem) return { title: err.title, message: err.message };
   const message = err instanceof Error ? err.message : String(err);
   // A storage failure carries its kind (the host's StorageError); read it as data, not by class.
   const problem = isAppError(err) && err.code === 'storage_failed' ? StorageProblem.safeParse((err as { problem?: unknown }).problem) : undefined;

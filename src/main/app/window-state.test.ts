@@ -9,6 +9,7 @@ import {
   locationOf,
   SAVE_DEBOUNCE_MS,
   sessionLocation,
+  sessionOfUrl,
   WINDOW_STATE_FILE,
   WindowStateKeeper,
   type Rect,
@@ -70,6 +71,14 @@ describe('sessionLocation', () => {
     const id = '0b0e6c1e-1f5a-4a43-9d2c-6f3f1a2b3c4d';
     expect(sessionLocation(id)).toBe(`#/session/${id}`);
     expect(locationOf(`file:///app/index.html${sessionLocation(id)}`)).toBe(`#/session/${id}`);
+  });
+
+  it('is read back from a window address by sessionOfUrl, which finds no session in anything else', () => {
+    const id = '0b0e6c1e-1f5a-4a43-9d2c-6f3f1a2b3c4d';
+    expect(sessionOfUrl(`http://127.0.0.1:5173/?token=t${sessionLocation(id)}`)).toBe(id);
+    expect(sessionOfUrl('file:///app/index.html')).toBeUndefined();
+    expect(sessionOfUrl('file:///app/index.html#/session/not-an-id')).toBeUndefined();
+    expect(sessionOfUrl('')).toBeUndefined();
   });
 });
 

@@ -1,14 +1,16 @@
 /**
  * Windows come back after a restart with their size, position and session. What each window
  * showed is the part of its address after the document (`?…#…`): the renderer keeps its
- * session there, so restoring the address restores the session without this module knowing
- * how the renderer spells it.
+ * session there, so restoring the address restores the session as it is, whatever else the
+ * renderer keeps in it. (`sessionLocation` and `sessionOfUrl` read and write the session part
+ * with the spelling the renderer shares, for the window manager.)
  *
  * Saved to `<data dir>/windows.json` (atomically) when a window moves, resizes or switches,
  * debounced, and at quit. No `electron` import: windows and displays are small interfaces.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { hashFor, sessionFromHash } from '../../shared/session-address';
 import { writeFileAtomicSync } from '../util/atomic-file';
 import type { Logger } from '../util/log';
 
@@ -53,11 +55,20 @@ export function saveWindowStates(file: string, windows: readonly WindowState[]):
 }
 
 /**
- * The address part that makes the renderer show a session (its `#/session/<id>` route, in
- * `src/renderer/src/lib/address.ts`): a window opened for one session starts on it.
+ * The address part that makes the renderer show a session (`#/session/<id>`, spelled in
+ * `src/shared/session-address.ts`): a window opened for one session starts on it.
  */
 export function sessionLocation(sessionId: string): string {
-  return `#/session/${encodeURIComponent(sessionId)}`;
+  return hashFor(sessionId);
+}
+
+/** The session a window's address (`file:///…/index.html#/session/<id>`) shows, if any. */
+export function sessionOfUrl(url: string): string | undefined {
+  try {
+    return sessionFromHash(new URL(url).hash);
+  } catch {
+    return undefined; // not an address (a window that has loaded nothing yet): no session
+  }
 }
 
 /** The renderer address part to keep: what follows the document, nothing else. */

@@ -8,6 +8,7 @@ import { AgentProcess, type AgentProcessOptions, type BrokerExit } from './agent
 import { clientCapabilities, type ClientRequestHandlers } from './client-handlers';
 import { terminalAuthHandlers } from './auth-capability';
 import { configOptionHandlers } from './config-options';
+import { elicitationHandlers } from './elicitation-handlers';
 import { fsHandlers } from './fs-handlers';
 import { BROKER_ENV } from '../util/process-info';
 import { terminalHandlers } from './terminal-handlers';
@@ -50,6 +51,13 @@ export interface BrokerOptions extends Omit<AgentProcessOptions, 'onDidExit' | '
 
 export type BrokerStatus = 'starting' | 'ready' | 'closing' | 'exited';
 
+/**
+ * How long a request may wait: a deadline in ms, or a deadline and/or a signal of the caller's.
+ * Either cancels the request on the wire (`$/cancel_request`); `keepWaitingOnCancel` still
+ * waits for the agent's answer after that (a `session/new` whose late session must be closed).
+ */
+export type RequestLimit = number | { timeoutMs?: number; signal?: AbortSignal; keepWaitingOnCancel?: boolean };
+
 /** An agent whose ACP stream ended gets this long to exit by itself before it is killed. */
 const CONNECTION_LOSS_GRACE_MS = 1_000;
 
@@ -78,6 +86,8 @@ export class Broker {
   readonly terminals: TerminalManager;
   private readonly conn: acp.ClientConnection;
   private initialized = false;
+  /** How to give up on each request still waiting for the agent (see `send`). */
+  private readonly inFlight = new Set<(reason: 'timeout' | 'caller' | 'abandoned') => void>();
 
   constructor(private readonly opts: BrokerOptions) {
     this.id = opts.id;
@@ -106,6 +116,12 @@ export class Broker {
       terminalHandlers(scopeOf, { terminals: this.terminals, fixedEnv: { [BROKER_ENV]: opts.id } }),
       configOptionHandlers,
       terminalAuthHandlers,
+      elicitationHandlers({
+        sinkFor: scopeOf,
+        sinks: () => this.router.allSinks(),
+        closing: () => this.status === 'closing',
+        unscoped: (message) => this.logFeed.note(message),
+      }),
     ];
 
     const app = acp
@@ -199,34 +215,64 @@ export class Broker {
   request<M extends acp.AgentRequestMethod>(
     method: M,
     params: acp.AgentRequestParamsByMethod[M],
-    timeoutMs?: number,
+    limit?: RequestLimit,
   ): Promise<acp.AgentRequestResponsesByMethod[M]> {
-    return this.send(method, params, timeoutMs) as Promise<acp.AgentRequestResponsesByMethod[M]>;
+    return this.send(method, params, limit) as Promise<acp.AgentRequestResponsesByMethod[M]>;
   }
 
   /**
    * A request by a method name the SDK does not list (an unstable one such as
    * `session/set_model`): sent as is, its answer unchecked (the caller parses it).
    */
-  requestUnlisted(method: string, params: Record<string, unknown>, timeoutMs?: number): Promise<unknown> {
-    return this.send(method, params, timeoutMs);
+  requestUnlisted(method: string, params: Record<string, unknown>, limit?: RequestLimit): Promise<unknown> {
+    return this.send(method, params, limit);
   }
 
-  private send(method: string, params: unknown, timeoutMs: number | undefined): Promise<unknown> {
+  /**
+   * Every request still waiting for the agent is cancelled on the wire (`$/cancel_request`):
+   * the broker is being torn down, so nobody will read their answers. Returns how many.
+   */
+  abandonRequests(): number {
+    const waiting = [...this.inFlight];
+    for (const stop of waiting) stop('abandoned');
+    return waiting.length;
+  }
+
+  /**
+   * Each request can be given up on (a deadline, the caller's signal, the broker's teardown):
+   * then the agent is sent `$/cancel_request` for it, so it need not finish work nobody reads.
+   * The caller stops waiting at once, unless `keepWaitingOnCancel` (it still wants the answer).
+   */
+  private send(method: string, params: unknown, limit: RequestLimit | undefined): Promise<unknown> {
     if (!this.isAlive) return Promise.reject(this.exitError());
-    if (!timeoutMs) return this.conn.agent.request(method, params).catch((err: unknown) => this.failure(err));
+    const { timeoutMs, signal, keepWaitingOnCancel } = typeof limit === 'number' ? { timeoutMs: limit } : (limit ?? {});
     const abort = new AbortController();
-    const timer = this.opts.clock.setTimeout(() => abort.abort(), timeoutMs);
-    timer.unref?.();
-    return this.conn.agent
-      .request(method, params, { cancellationSignal: abort.signal, stopWaitingOnCancel: true })
+    let why: 'timeout' | 'caller' | 'abandoned' | undefined;
+    const stop = (reason: 'timeout' | 'caller' | 'abandoned'): void => {
+      if (abort.signal.aborted) return;
+      why = reason;
+      abort.abort();
+    };
+    const timer = timeoutMs ? this.opts.clock.setTimeout(() => stop('timeout'), timeoutMs) : undefined;
+    timer?.unref?.();
+    const onCaller = (): void => stop('caller');
+    signal?.addEventListener('abort', onCaller, { once: true });
+    this.inFlight.add(stop);
+    const request = this.conn.agent.request(method, params, { cancellationSignal: abort.signal, stopWaitingOnCancel: !keepWaitingOnCancel });
+    // An already-aborted signal: the SDK sends the request and its cancel at once.
+    if (signal?.aborted) stop('caller');
+    return request
       .catch((err: unknown) => {
-        if (abort.signal.aborted) {
-          throw new AppError('agent_error', `${this.agent.name} did not answer ${method} within ${timeoutMs} ms`);
-        }
+        if (why === 'timeout') throw new AppError('agent_error', `${this.agent.name} did not answer ${method} within ${timeoutMs} ms`);
+        if (why === 'abandoned' && !keepWaitingOnCancel) throw new AppError('agent_exited', `${this.agent.name} was stopped before it answered ${method}`);
+        if (why === 'caller' && !keepWaitingOnCancel) throw new AppError('invalid_state', `Switchboard stopped waiting for ${method}`);
         return this.failure(err);
       })
-      .finally(() => this.opts.clock.clearTimeout(timer));
+      .finally(() => {
+        this.inFlight.delete(stop);
+        if (timer) this.opts.clock.clearTimeout(timer);
+        signal?.removeEventListener('abort', onCaller);
+      });
   }
 
   cancel(acpSessionId: string): void {
@@ -237,10 +283,15 @@ export class Broker {
     });
   }
 
-  /** Ends the process: close stdin, wait, SIGTERM the group, wait, SIGKILL. Idempotent. */
+  /**
+   * Ends the process: close stdin, wait, SIGTERM the group, wait, SIGKILL. Idempotent. Requests
+   * still waiting are cancelled on the wire first; the connection queues their `$/cancel_request`
+   * behind a promise, so they are given one turn of the event loop to reach the pipe before it ends.
+   */
   shutdown(graceMs = 1500): Promise<void> {
     this.terminals.dispose();
-    return this.process.shutdown(graceMs);
+    if (this.process.ending || this.abandonRequests() === 0) return this.process.shutdown(graceMs);
+    return new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.process.shutdown(graceMs));
   }
 
   /** An error describing why this broker is gone (for in-flight prompts). */

@@ -9,6 +9,10 @@ import type { RequestScope } from './client-handlers';
 export interface SessionSink extends RequestScope {
   onUpdate(notification: acp.SessionNotification): void;
   onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  /** A question from the agent (`elicitation/create`) for this session; absent: answered `cancel`. */
+  onQuestion?(request: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  /** The agent's `elicitation/complete`; true when it closed a question of this session. */
+  onQuestionComplete?(elicitationId: string): boolean;
 }
 
 /** Updates for an ACP session id not bound yet are held this long, then dropped. */
@@ -35,6 +39,11 @@ export class UpdateRouter {
 
   sinkFor(acpSessionId: string): SessionSink | undefined {
     return this.sinks.get(acpSessionId);
+  }
+
+  /** Every bound session. */
+  allSinks(): Iterable<SessionSink> {
+    return this.sinks.values();
   }
 
   /** Routes updates for `acpSessionId` to `sink`, first handing over any held ones, in order. */

@@ -3,6 +3,7 @@ import type { SettingsT } from '../../shared/contract';
 import { defaultDataDir } from '../datadir/paths';
 import { parseDuration } from '../datadir/settings';
 import type { LogLevel } from '../util/log';
+import { DATA_COMMANDS, DATA_USAGE, DATA_USAGE_LINES, parseDataCommand, type DataCommand } from './data-commands';
 
 export interface ServeOptions {
   port: number;
@@ -13,12 +14,12 @@ export interface ServeOptions {
   logLevel: LogLevel;
 }
 
-export type Parsed = { command: 'help' } | { command: 'serve'; options: ServeOptions };
+export type Parsed = { command: 'help' } | { command: 'serve'; options: ServeOptions } | DataCommand;
 
 export class UsageError extends Error {}
 
 export const USAGE = `Usage: switchboard serve [options]
-
+${DATA_USAGE_LINES}
 Runs the Switchboard session host headless and serves its window to a browser.
 
 Options:
@@ -34,6 +35,7 @@ Options:
   --log-level LEVEL         debug | info | warn | error (default info); logs go to stderr
   -h, --help                show this help
 
+${DATA_USAGE}
 Exit status: 0 after a clean quit, 2 for a usage error, 3 when the data folder or its
 database cannot be used (disk full, not writable, damaged, or from a newer Switchboard;
 the message names the file and what to do), 1 for anything else.
@@ -56,6 +58,14 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   const args = [...argv];
   if (args.length === 0 || args.includes('--help') || args.includes('-h') || args[0] === 'help') return { command: 'help' };
   const command = args.shift();
+  const dataCommand = DATA_COMMANDS.find((c) => c === command);
+  if (dataCommand) {
+    try {
+      return parseDataCommand(dataCommand, args, env);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
   if (command !== 'serve') throw new UsageError(`unknown command ${JSON.stringify(command)} (try: switchboard serve --help)`);
 
   const values = new Map<string, string>();

@@ -19,6 +19,7 @@ function watchQuitSteps(host: SessionHost): () => string[] {
     'reaper.dispose': vi.spyOn(host.reaper, 'dispose'),
     'service.closeAll': vi.spyOn(host.service, 'closeAll'),
     'gate.dispose': vi.spyOn(host.gate, 'dispose'),
+    'questions.dispose': vi.spyOn(host.questions, 'dispose'),
     'pool.shutdownAll': vi.spyOn(host.pool, 'shutdownAll'),
     'pool.dispose': vi.spyOn(host.pool, 'dispose'),
     'watchdog.dispose': vi.spyOn(host.watchdog, 'dispose'),
@@ -51,8 +52,10 @@ describe('SessionHost quit: one ordered list of disposals', () => {
       'reaper.dispose',
       'service.closeAll',
       'gate.dispose',
+      'questions.dispose',
       'pool.shutdownAll',
       'gate.dispose',
+      'questions.dispose',
       'pool.dispose',
       'watchdog.dispose',
       'service.endAllStored',
@@ -90,7 +93,7 @@ describe('SessionHost quit: one ordered list of disposals', () => {
     await host.shutdown();
     expect(killAll).toHaveBeenCalledTimes(1);
 
-    for (const part of [host.reaper, host.gate, host.pool, host.watchdog, host.timers, host.eventLog, host.store]) expect(() => part.dispose()).not.toThrow();
+    for (const part of [host.reaper, host.gate, host.questions, host.pool, host.watchdog, host.timers, host.eventLog, host.store]) expect(() => part.dispose()).not.toThrow();
     expect(killAll).toHaveBeenCalledTimes(1);
     expect(host.timers.isArmed).toBe(false);
     expect(host.gate.size).toBe(0);

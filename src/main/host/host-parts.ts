@@ -6,6 +6,7 @@ import type { McpSettings } from '../catalogue/mcp/mcp-settings';
 import type { AcpRegistry } from '../catalogue/registry/acp-registry';
 import type { LiveSettings } from '../datadir/live-settings';
 import type { PermissionGate } from '../permissions/permission-gate';
+import type { QuestionGate } from '../permissions/question-gate';
 import type { SessionService } from '../sessions/session-service';
 import type { FolderPicker } from '../workspace/folders';
 import type { AgentLogFollowers } from './agent-log-followers';
@@ -16,6 +17,11 @@ export interface HostParts {
   info(clientId: string): HostInfoT;
   service: SessionService;
   gate: PermissionGate;
+  questions: QuestionGate;
+  /** Opens a page in the system browser (the desktop app); absent headless (the window opens a tab). */
+  openExternal: ((url: string) => void) | undefined;
+  /** The save dialog, then the file written (the desktop app): the path, or undefined when cancelled. Absent headless (the window downloads). */
+  saveFile: ((suggestedName: string, text: string) => Promise<string | undefined>) | undefined;
   settings: LiveSettings;
   catalogue: AgentCatalogue;
   probes: AgentProbes;

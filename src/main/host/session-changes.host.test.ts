@@ -82,6 +82,29 @@ describe('every change to a session reaches every window', () => {
     await heard(bystander, id, mark, (v) => v.pendingPermissions === 0);
   });
 
+  it('a question from the agent, pending then answered', async () => {
+    const { actor, bystander, id } = await setup();
+    const mark = bystander.mark();
+    await actor.call('prompt:send', { sessionId: id, clientMessageId: randomUUID(), text: '/elicit' });
+    await heard(bystander, id, mark, (v) => v.pendingQuestions === 1);
+    const question = await actor.waitFor('question:asked', (q) => q.sessionId === id);
+    await actor.call('questions:answer', { sessionId: id, requestId: question.requestId, action: 'decline' });
+    await heard(bystander, id, mark, (v) => v.pendingQuestions === 0);
+  });
+
+  it('a fork, which can be forked once its agent has started, and an import', async () => {
+    const { actor, bystander, id } = await setup();
+    let mark = bystander.mark();
+    const fork = await actor.call('sessions:fork', { sessionId: id });
+    await heard(bystander, fork.id, mark, (v) => v.forkedFrom === id);
+    await heard(bystander, fork.id, mark, (v) => v.canFork === true);
+    const exported = await actor.call('sessions:export', { sessionId: id, format: 'json' });
+    if (exported.kind !== 'download') throw new Error('expected a download');
+    mark = bystander.mark();
+    const imported = await actor.call('sessions:import', { text: exported.text });
+    await heard(bystander, imported.id, mark, (v) => v.readOnly === true && v.archivedAt !== undefined);
+  });
+
   it('rename, archive, restore, close and delete', async () => {
     const { actor, bystander, id } = await setup();
     let mark = bystander.mark();

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { HostInfoT, SettingsT } from '../../shared/contract';
+import type { EventKind, HostInfoT, PayloadOf, SettingsT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { VERSION } from '../../shared/version';
 import type { AgentDefinition } from '../brokers/agent-definition';
@@ -24,6 +24,7 @@ import { LiveSettings } from '../datadir/live-settings';
 import { dataPaths } from '../datadir/paths';
 import { StorageHealth } from '../datadir/storage-health';
 import { PermissionGate } from '../permissions/permission-gate';
+import { QuestionGate } from '../permissions/question-gate';
 import { IdleReaper } from '../reaper/idle-reaper';
 import { SessionService } from '../sessions/session-service';
 import { Watchers } from '../sessions/watchers';
@@ -56,6 +57,16 @@ export interface HostOptions {
    * the host never imports Electron. Without it the command answers `unsupported`.
    */
   openWindow?: (sessionId: string) => void;
+  /**
+   * Opens a page in the system browser (the Electron shell's `shell.openExternal`): the page of a
+   * URL question the person accepted. Without it the window opens the page itself.
+   */
+  openExternal?: (url: string) => void;
+  /**
+   * `Export…` through the system's save dialog (the desktop app): resolves with where the file
+   * was written, or undefined when the person cancelled. Without it the window downloads the export.
+   */
+  saveFile?: (suggestedName: string, text: string) => Promise<string | undefined>;
   dataDir: string;
   headless: boolean;
   /** better-sqlite3 `.node` built for this runtime's ABI (the Electron app's own build). */
@@ -116,6 +127,7 @@ export class SessionHost implements HostPort {
   readonly eventLog: EventLog;
   readonly pool: BrokerPool;
   readonly gate: PermissionGate;
+  readonly questions: QuestionGate;
   readonly watchers = new Watchers();
   readonly service: SessionService;
   reaper: IdleReaper;
@@ -234,16 +246,18 @@ export class SessionHost implements HostPort {
     const swept = this.pool.sweepOrphans();
     if (swept.cleared) this.log.warn('cleared agent processes left by a previous run', swept);
 
-    this.gate = new PermissionGate({
-      repo: this.store.permissions,
+    // Permission requests and questions hold the agent up alike: same deadline, same windows, same transcript.
+    const waitingOnPerson = {
       clock,
       timers: this.timers,
       timeoutMs: () => this.settings.permissionTimeoutMs,
-      watchers: (id) => this.watchers.count(id),
-      isOpen: (id) => this.service.isOpen(id),
-      record: (id, kind, payload) => this.eventLog.append(id, kind, payload),
-      clientLabel: (id) => this.clients.label(id),
-    });
+      watchers: (id: string) => this.watchers.count(id),
+      isOpen: (id: string) => this.service.isOpen(id),
+      record: <K extends EventKind>(id: string, kind: K, payload: PayloadOf<K>) => void this.eventLog.append(id, kind, payload),
+      clientLabel: (id: string) => this.clients.label(id),
+    };
+    this.gate = new PermissionGate({ ...waitingOnPerson, repo: this.store.permissions });
+    this.questions = new QuestionGate({ ...waitingOnPerson, repo: this.store.questions });
     // Only the desktop app opens a terminal: a headless host may be on another machine than the person.
     const terminal = options.terminal ?? (options.headless ? undefined : findTerminal());
     this.service = new SessionService({
@@ -251,6 +265,7 @@ export class SessionHost implements HostPort {
       log: this.eventLog,
       pool: this.pool,
       gate: this.gate,
+      questions: this.questions,
       watchers: this.watchers,
       clock,
       logger: this.log.child('sessions'),
@@ -295,6 +310,9 @@ export class SessionHost implements HostPort {
         info: (clientId) => this.info(clientId, terminal !== undefined),
         service: this.service,
         gate: this.gate,
+        questions: this.questions,
+        openExternal: options.openExternal,
+        saveFile: options.saveFile,
         settings: this.liveSettings,
         catalogue: this.catalogue,
         probes,
@@ -396,17 +414,17 @@ export class SessionHost implements HostPort {
    * 1-4. the reaper, first: no idle close may start once quit began; the agent log followers;
    *    registry downloads and MCP server tests in flight are cancelled (their files and
    *    processes removed), so none writes to the store after it closes;
-   * 5-7. within the shutdown budget, gracefully: sessions close (running turns cancelled and
-   *    recorded, agents told `session/close`), what is still pending is answered `cancelled`
-   *    (an agent waiting for an answer would not stop), then every agent goes through its
-   *    shutdown ladder;
-   * 8-11. then, whether or not the budget was enough: permissions answered again (over budget,
-   *    step 6 may not have run, and nothing may settle later against a closed store), every
+   * 5-8. within the shutdown budget, gracefully: sessions close (running turns cancelled and
+   *    recorded, agents told `session/close`), what is still pending (permissions, questions)
+   *    is answered `cancelled` (an agent waiting for an answer would not stop), then every agent
+   *    goes through its shutdown ladder;
+   * 9-13. then, whether or not the budget was enough: permissions and questions answered again
+   *    (over budget, steps 6-7 may not have run, and nothing may settle later against a closed store), every
    *    agent group killed, the watchdog let go (it kills what is still recorded, and exits),
    *    sessions still stored as live recorded ENDED;
-   * 12-14. the search backfill, then the host's subscriptions and its view pushes (the windows
+   * 14-16. the search backfill, then the host's subscriptions and its view pushes (the windows
    *    have heard the sessions end; nothing may read the store after it closes);
-   * 15-18. the timers (nothing fires any more), the event log (its last batch is written, which
+   * 17-20. the timers (nothing fires any more), the event log (its last batch is written, which
    *    needs the store), the store, and last the data-dir lock, so no second host opens the
    *    store before it is closed.
    */
@@ -419,8 +437,10 @@ export class SessionHost implements HostPort {
       { part: 'mcp tests', run: () => this.mcp.dispose() },
       { part: 'sessions', budgeted: true, run: () => this.service.closeAll(reason) },
       { part: 'permissions', budgeted: true, run: () => this.gate.dispose() },
+      { part: 'questions', budgeted: true, run: () => this.questions.dispose() },
       { part: 'agents', budgeted: true, run: () => this.pool.shutdownAll() },
       { part: 'permissions', run: () => this.gate.dispose() },
+      { part: 'questions', run: () => this.questions.dispose() },
       { part: 'agents', run: () => this.pool.dispose() },
       { part: 'watchdog', run: () => this.watchdog.dispose() },
       { part: 'sessions', run: () => this.service.endAllStored(reason) },
@@ -480,6 +500,8 @@ export class SessionHost implements HostPort {
     this.subscriptions.add(service.onDidChangeControls(({ sessionId, controls }) => clients.toWatchers(sessionId, 'session:controls', { sessionId, controls })));
     this.subscriptions.add(gate.onDidRequest((view) => clients.toWatchers(view.sessionId, 'permission:requested', view)));
     this.subscriptions.add(gate.onDidResolve((resolved) => clients.toWatchers(resolved.sessionId, 'permission:resolved', resolved)));
+    this.subscriptions.add(this.questions.onDidAsk((view) => clients.toWatchers(view.sessionId, 'question:asked', view)));
+    this.subscriptions.add(this.questions.onDidResolve((resolved) => clients.toWatchers(resolved.sessionId, 'question:resolved', resolved)));
     this.subscriptions.add(catalogue.onDidChange(() => this.agentsChanged()));
     // An agent gone from the catalogue takes its MCP server choices and its registry downloads with it.
     this.subscriptions.add(
@@ -536,6 +558,8 @@ export class SessionHost implements HostPort {
       headless: this.options.headless,
       canOpenTerminal,
       canPickFolder: this.options.folderPicker !== undefined,
+      canOpenExternal: this.options.openExternal !== undefined,
+      canSaveFile: this.options.saveFile !== undefined,
       clientId,
       agents: this.catalogue.definitions().map((a) => ({ id: a.id, name: a.name, command: a.command, args: a.args })),
       settings: this.settings,
@@ -580,7 +604,8 @@ export class SessionHost implements HostPort {
             detachedAt: row.detached_at ?? undefined,
             watchers: this.watchers.count(id),
             turnInFlight: this.service.isBusy(id),
-            pendingPermissions: this.gate.countFor(id),
+            // A question holds the agent up as a permission request does: neither is reaped.
+            pendingPermissions: this.gate.countFor(id) + this.questions.countFor(id),
           }
         );
       },

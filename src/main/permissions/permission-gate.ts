@@ -5,43 +5,24 @@ import { defined } from '../util/defined';
 import {
   ToolCallView,
   type PayloadOf,
-  type PermissionCancelReason,
-  type PermissionDeciderT,
   type PermissionOptionT,
   type PermissionViewT,
   type ToolCallViewT,
 } from '../../shared/contract';
 import { unmodelled } from '../util/unmodelled';
 import type { PermissionsRepo } from '../store/permissions.repo';
-import type { Clock } from '../util/clock';
-import { Emitter, type Event } from '../util/event';
-import type { Disposable } from '../util/lifecycle';
-import type { TimerQueue } from '../util/timer-queue';
+import type { Event } from '../util/event';
+import { PendingRequests, waitedFor, type Decision, type PendingRequestsOptions } from './pending-requests';
 
-export interface PermissionGateOptions {
+export interface PermissionGateOptions extends PendingRequestsOptions {
   repo: PermissionsRepo;
-  clock: Clock;
-  timers: TimerQueue;
-  /** Current `permissionTimeoutMs` setting. */
-  timeoutMs(): number;
-  /** How many windows watch a session now. */
-  watchers(sessionId: string): number;
   /** False for a session that is closing, ended or unknown: its requests are answered at once. */
   isOpen(sessionId: string): boolean;
   /** Appends a transcript event. */
   record<K extends 'permission_requested' | 'permission_resolved'>(sessionId: string, kind: K, payload: PayloadOf<K>): void;
-  /** Labels a window for the transcript ("window 2"). */
-  clientLabel(clientId: string): string;
 }
 
 type Response = acp.RequestPermissionResponse;
-
-interface Pending {
-  view: PermissionViewT;
-  resolve(response: Response): void;
-  /** The timeout the running deadline was armed with (the transcript says how long it waited). */
-  waitedMs?: number;
-}
 
 const CANCELLED: Response = { outcome: { outcome: 'cancelled' } };
 
@@ -67,19 +48,14 @@ function toToolCall(tc: acp.ToolCallUpdate): ToolCallViewT {
  * the permission timeout, then the agent gets its reject option (else `cancelled`). Cancel,
  * close, agent exit and quit answer `cancelled`. Remembered "always" rules answer at once.
  */
-export class PermissionGate implements Disposable {
-  private readonly pending = new Map<string, Pending>();
-  private readonly didRequest = new Emitter<PermissionViewT>();
-  private readonly didResolve = new Emitter<{ requestId: string; sessionId: string }>();
-  private readonly didChangePending = new Emitter<string>();
+export class PermissionGate extends PendingRequests<PermissionViewT, Response> {
   /** A request waits for a person: the windows watching its session show it. */
-  readonly onDidRequest: Event<PermissionViewT> = this.didRequest.event;
-  /** A request was answered (by anyone): the windows showing it withdraw it. */
-  readonly onDidResolve: Event<{ requestId: string; sessionId: string }> = this.didResolve.event;
-  /** A session's pending count changed (its view's badge). */
-  readonly onDidChangePending: Event<string> = this.didChangePending.event;
+  readonly onDidRequest: Event<PermissionViewT> = this.onDidAsk;
+  protected readonly cancelled = CANCELLED;
 
-  constructor(private readonly opts: PermissionGateOptions) {}
+  constructor(private readonly opts: PermissionGateOptions) {
+    super(opts, { timer: 'permission', noun: 'permission request', tooLate: () => new AppError('permission_answered', 'This permission request was already answered') }, opts.repo);
+  }
 
   request(sessionId: string, params: acp.RequestPermissionRequest, signal?: AbortSignal): Promise<Response> {
     // Nobody could ever answer these: a closing or ended session has no windows left to ask,
@@ -100,122 +76,33 @@ export class PermissionGate implements Disposable {
       const option = pickOption(options, rule.decision === 'allow_always' ? ['allow_always', 'allow_once'] : ['reject_always', 'reject_once']);
       if (option) {
         const response: Response = { outcome: { outcome: 'selected', optionId: option.optionId } };
-        this.finish(view, response, { kind: 'rule', ruleId: rule.id }, `remembered: ${rule.decision.replace('_', ' ')} for ${rule.toolKind}`);
+        this.finish(view, response, this.decision({ kind: 'rule', ruleId: rule.id }, `remembered: ${rule.decision.replace('_', ' ')} for ${rule.toolKind}`));
         return Promise.resolve(response);
       }
     }
-
-    return new Promise<Response>((resolve) => {
-      this.pending.set(requestId, { view, resolve });
-      signal?.addEventListener('abort', () => this.settle(requestId, CANCELLED, { kind: 'cancel', reason: 'agent_withdrew' }), {
-        once: true,
-      });
-      this.armDeadline(requestId);
-      this.didRequest.fire(this.pending.get(requestId)?.view ?? view);
-      this.didChangePending.fire(sessionId);
-    });
+    return this.wait(view, signal);
   }
 
   /** A window's answer. Late, duplicate, unknown or foreign answers are refused and change nothing. */
   answer(clientId: string, requestId: string, sessionId: string, optionId: string): void {
-    const pending = this.pending.get(requestId);
-    if (!pending || pending.view.sessionId !== sessionId) {
-      const stored = this.opts.repo.get(requestId);
-      if (stored && stored.sessionId === sessionId && stored.status === 'decided') {
-        throw new AppError('permission_answered', 'This permission request was already answered');
-      }
-      throw new AppError('not_found', 'No such pending permission request for this session');
-    }
-    const option = pending.view.options.find((o) => o.optionId === optionId);
+    const pending = this.answering(requestId, sessionId);
+    const option = pending.options.find((o) => o.optionId === optionId);
     if (!option) throw new AppError('invalid_request', `Unknown option ${optionId}`);
-    const kind = pending.view.toolCall.kind;
+    const kind = pending.toolCall.kind;
     if (kind && (option.kind === 'allow_always' || option.kind === 'reject_always')) {
       this.opts.repo.upsertRule({ id: randomUUID(), sessionId, toolKind: kind, decision: option.kind, createdAt: this.opts.clock.now() });
     }
     this.settle(requestId, { outcome: { outcome: 'selected', optionId } }, { kind: 'window', clientId });
   }
 
-  /** Answers every pending request of a session `cancelled` (cancel, close, exit). */
-  cancelSession(sessionId: string, reason: PermissionCancelReason): void {
-    for (const [requestId, p] of this.pending) {
-      if (p.view.sessionId === sessionId) this.settle(requestId, CANCELLED, { kind: 'cancel', reason });
-    }
-  }
-
-  cancelAll(reason: PermissionCancelReason): void {
-    for (const requestId of [...this.pending.keys()]) this.settle(requestId, CANCELLED, { kind: 'cancel', reason });
-  }
-
-  /** Host quit: every pending request is answered `cancelled`. Idempotent. */
-  dispose(): void {
-    this.cancelAll('host_shutdown');
-  }
-
-  /** Windows came or went: requests wait for a person while one watches, else a deadline runs. */
-  watchersChanged(sessionId: string): void {
-    for (const [requestId, p] of this.pending) if (p.view.sessionId === sessionId) this.armDeadline(requestId);
-  }
-
-  pendingFor(sessionId: string): PermissionViewT[] {
-    return [...this.pending.values()].filter((p) => p.view.sessionId === sessionId).map((p) => p.view);
-  }
-
-  countFor(sessionId: string): number {
-    let n = 0;
-    for (const p of this.pending.values()) if (p.view.sessionId === sessionId) n++;
-    return n;
-  }
-
-  get size(): number {
-    return this.pending.size;
-  }
-
-  private armDeadline(requestId: string): void {
-    const p = this.pending.get(requestId);
-    if (!p) return;
-    const key = `permission:${requestId}`;
-    if (this.opts.watchers(p.view.sessionId) > 0) {
-      this.opts.timers.cancel(key);
-      if (p.view.deadlineAt !== undefined) {
-        const { deadlineAt: _cleared, ...rest } = p.view;
-        p.view = rest;
-        this.opts.repo.setDeadline(requestId, undefined);
-      }
-      return;
-    }
-    if (p.view.deadlineAt !== undefined) return;
-    const waitedMs = this.opts.timeoutMs();
-    const deadlineAt = this.opts.clock.now() + waitedMs;
-    p.view = { ...p.view, deadlineAt };
-    p.waitedMs = waitedMs;
-    this.opts.repo.setDeadline(requestId, deadlineAt);
-    this.opts.timers.at(key, deadlineAt, () => this.expire(requestId));
-  }
-
-  private expire(requestId: string): void {
-    const p = this.pending.get(requestId);
-    if (!p) return;
-    const reject = pickOption(p.view.options, ['reject_once']);
+  protected expired(view: PermissionViewT, waitedMs: number): { response: Response; reason: string } {
+    const reject = pickOption(view.options, ['reject_once']);
     const response: Response = reject ? { outcome: { outcome: 'selected', optionId: reject.optionId } } : CANCELLED;
-    const seconds = Math.round((p.waitedMs ?? this.opts.timeoutMs()) / 100) / 10;
-    this.settle(requestId, response, { kind: 'timeout' }, `Denied automatically: no window watched this session for ${seconds} s`);
+    return { response, reason: `Denied automatically: no window watched this session for ${waitedFor(waitedMs)}` };
   }
 
-  private settle(requestId: string, response: Response, decider: PermissionDeciderT, reason?: string): void {
-    const p = this.pending.get(requestId);
-    if (!p) return;
-    this.pending.delete(requestId);
-    this.opts.timers.cancel(`permission:${requestId}`);
-    this.finish(p.view, response, decider, reason);
-    this.didResolve.fire({ requestId, sessionId: p.view.sessionId });
-    this.didChangePending.fire(p.view.sessionId);
-    p.resolve(response);
-  }
-
-  private finish(view: PermissionViewT, response: Response, decider: PermissionDeciderT, reason?: string): void {
+  protected finish(view: PermissionViewT, response: Response, { decider, by, why }: Decision): void {
     const optionId = response.outcome.outcome === 'selected' ? response.outcome.optionId : undefined;
-    const by = decider.kind === 'window' ? `window:${decider.clientId}` : decider.kind === 'rule' ? `rule:${decider.ruleId}` : decider.kind;
-    const why = reason ?? (decider.kind === 'cancel' ? decider.reason : undefined);
     this.opts.repo.decide(view.requestId, { outcome: response.outcome.outcome, optionId, decidedBy: by, reason: why }, this.opts.clock.now());
     const option = view.options.find((o) => o.optionId === optionId);
     this.opts.record(view.sessionId, 'permission_resolved', {
@@ -223,7 +110,7 @@ export class PermissionGate implements Disposable {
       title: view.toolCall.title,
       outcome: response.outcome.outcome,
       ...(optionId ? { optionId, optionName: option?.name } : {}),
-      decider: decider.kind === 'window' ? { ...decider, label: this.opts.clientLabel(decider.clientId) } : decider,
+      decider,
       ...(why ? { reason: why } : {}),
     });
   }

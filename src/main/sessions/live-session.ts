@@ -9,6 +9,10 @@ export interface LiveSessionHooks {
   /** Stores an event the agent sent (synchronously: order is everything here). */
   record(sessionId: string, event: MappedEvent): void;
   permission(sessionId: string, request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  /** A question from the agent (`elicitation/create`); without it questions are answered `cancel`. */
+  question?(sessionId: string, request: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  /** The agent's `elicitation/complete`; true when it closed a question of this session. */
+  questionComplete?(sessionId: string, elicitationId: string): boolean;
   /** Live output of a terminal the agent runs: pushed to watching windows, not stored. */
   terminalOutput?(update: TerminalOutputT): void;
   /**
@@ -42,6 +46,8 @@ export class LiveSession implements SessionSink {
   /** The MCP servers this start gave the agent, and those skipped (the view's `mcpServers`). */
   mcpServers: readonly McpSessionServerT[] = [];
   private detached = false;
+  /** Aborted on detach: requests made for this session that are still waiting are cancelled. */
+  private readonly stopped = new AbortController();
   private running: Turn | undefined;
   private readonly toolCalls = new Map<string, acp.ToolCallUpdate>();
 
@@ -61,6 +67,11 @@ export class LiveSession implements SessionSink {
 
   get isDetached(): boolean {
     return this.detached;
+  }
+
+  /** Aborts when the session is detached (closing, stale, crashed): nothing waits for its agent any more. */
+  get signal(): AbortSignal {
+    return this.stopped.signal;
   }
 
   /** The turn in flight, if any. */
@@ -110,6 +121,7 @@ export class LiveSession implements SessionSink {
   detach(): void {
     this.detached = true;
     if (this.broker && this.acpSessionId) this.broker.closeSession(this.acpSessionId, this);
+    this.stopped.abort();
   }
 
   onUpdate(notification: acp.SessionNotification): void {
@@ -144,6 +156,16 @@ export class LiveSession implements SessionSink {
     const known = this.toolCalls.get(request.toolCall.toolCallId);
     const toolCall = known ? { ...known, ...defined(request.toolCall) } : request.toolCall;
     return this.hooks.permission(this.id, { ...request, toolCall }, signal);
+  }
+
+  onQuestion(request: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
+    if (this.detached || !this.hooks.question) return Promise.resolve({ action: 'cancel' });
+    return this.hooks.question(this.id, request, signal);
+  }
+
+  onQuestionComplete(elicitationId: string): boolean {
+    if (this.detached) return false;
+    return this.hooks.questionComplete?.(this.id, elicitationId) ?? false;
   }
 
   private rememberToolCall(update: acp.ToolCallUpdate): void {

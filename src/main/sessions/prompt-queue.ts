@@ -4,7 +4,7 @@ import type { Broker } from '../brokers/broker';
 import type { LiveSession } from './live-session';
 import { acceptBlocks, type AcceptedBlock } from './prompt-content';
 import { playTurn } from './prompt-turn';
-import type { SessionContext } from './session-context';
+import { assertWritable, type SessionContext } from './session-context';
 import { assertStartable } from './sign-in';
 import { Emitter, type Event } from '../util/event';
 
@@ -56,6 +56,7 @@ export class PromptQueue {
     const { o } = this.ctx;
     this.ctx.assertOpen();
     const row = this.ctx.row(sessionId);
+    assertWritable(row);
     const agentName = o.agent(row.agent_id)?.name ?? row.agent_id;
     // Refused before anything is stored: no second agent process, no repeated error row.
     if (!retry) assertStartable(row, agentName);
@@ -108,7 +109,7 @@ export class PromptQueue {
     // A prompt that has not reached the agent yet ends here, so Stop pressed while a session
     // starts does not let the prompt run once it is up.
     this.endWaiting(sessionId, 'cancelled_before_start');
-    o.gate.cancelSession(sessionId, 'turn_cancelled');
+    this.ctx.cancelRequests(sessionId, 'turn_cancelled');
     const live = this.ctx.registry.get(sessionId);
     const turn = live?.turn;
     if (live && turn) {

@@ -50,10 +50,12 @@ export async function playTurn(
   }
   const costBefore = deps.usage?.costNow(sessionId);
   try {
-    const request = broker.request(acp.methods.agent.session.prompt, {
-      sessionId: live.acpSessionId as string,
-      prompt,
-    });
+    // Once the host stops waiting (Stop ignored, a close), the agent gets `$/cancel_request` for it too.
+    const request = broker.request(
+      acp.methods.agent.session.prompt,
+      { sessionId: live.acpSessionId as string, prompt },
+      { signal: turn.signal, keepWaitingOnCancel: true },
+    );
     const res = await Promise.race([request, turn.abandoned]);
     if (res === 'abandoned') {
       // The turn was ended without the agent; what its late answer (or failure) says changes nothing.

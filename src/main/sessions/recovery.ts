@@ -5,7 +5,7 @@ import { LIVE_STATES, transition } from './state-machine';
 /**
  * At start-up: every session stored in a live state lost its agent session with the previous
  * host, so it becomes ENDED `recovered`; prompts that never got an end get one (nothing stays
- * "running"), and pending permission requests are closed. Nothing is sent to any agent: the
+ * "running"), and pending permission requests and questions are closed. Nothing is sent to any agent: the
  * next prompt resumes the session. Returns how many sessions were recovered.
  */
 export function recoverSessions(store: Store, log: EventLog, now: number): number {
@@ -23,6 +23,15 @@ export function recoverSessions(store: Store, log: EventLog, now: number): numbe
       requestId: p.requestId,
       title: p.toolCall.title,
       outcome: 'cancelled',
+      decider: { kind: 'cancel', reason: 'host_restart' },
+      reason: 'host_restart',
+    });
+  }
+  for (const q of store.questions.allPending()) {
+    if (!store.questions.decide(q.requestId, { action: 'cancel', decidedBy: 'cancel', reason: 'host_restart' }, now)) continue;
+    log.append(q.sessionId, 'question_answered', {
+      requestId: q.requestId,
+      action: 'cancel',
       decider: { kind: 'cancel', reason: 'host_restart' },
       reason: 'host_restart',
     });

@@ -68,7 +68,7 @@ export class SessionCloser {
   /** Ends a session without asking its agent (a close that keeps failing). */
   async forceEnd(sessionId: string, reason: StateReason): Promise<void> {
     this.takeOut(sessionId);
-    this.ctx.o.gate.cancelSession(sessionId, reason);
+    this.ctx.cancelRequests(sessionId, reason);
     await this.ctx.o.pool.release(sessionId).catch((err: unknown) => {
       // The session ends all the same; its agent is left to the pool's teardown and the watchdog.
       this.ctx.o.logger.warn('releasing the agent of a forced end failed', { session: sessionId, error: String(err) });
@@ -138,7 +138,7 @@ export class SessionCloser {
         o.log.append(sessionId, 'turn_ended', { stopReason: 'cancelled', clientMessageId: turn.clientMessageId, reason });
         live.endTurn(turn);
       }
-      o.gate.cancelSession(sessionId, reason);
+      this.ctx.cancelRequests(sessionId, reason);
       const broker = live?.broker;
       if (broker?.isAlive && live?.acpSessionId && broker.capabilities.sessionCapabilities?.close) {
         await broker
@@ -160,7 +160,7 @@ export class SessionCloser {
       if (!live || live.broker !== broker) continue;
       this.takeOut(sessionId);
       try {
-        o.gate.cancelSession(sessionId, 'agent_exited');
+        this.ctx.cancelRequests(sessionId, 'agent_exited');
         if (!live.turn) {
           o.log.append(sessionId, 'notice', { kind: 'agent_exited', text: `${broker.agent.name} exited; the next prompt restarts it.`, stderrTail: exit.stderrTail });
         }

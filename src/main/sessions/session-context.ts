@@ -1,9 +1,10 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { McpSessionServerT, PromptCapabilities, TerminalOutputT } from '../../shared/contract';
+import type { McpSessionServerT, PermissionCancelReason, PromptCapabilities, TerminalOutputT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
 import type { PermissionGate } from '../permissions/permission-gate';
+import type { QuestionGate } from '../permissions/question-gate';
 import type { EventLog } from '../store/event-log';
 import type { SessionRow } from '../store/sessions.repo';
 import type { Store } from '../store/store';
@@ -30,6 +31,8 @@ export interface SessionServiceOptions {
   log: EventLog;
   pool: BrokerPool;
   gate: PermissionGate;
+  /** Questions from the agent: kept, shown and closed like permission requests. */
+  questions: QuestionGate;
   watchers: Watchers;
   clock: Clock;
   logger: Logger;
@@ -62,6 +65,13 @@ export interface SessionServiceOptions {
   mcpServers?(agentId: string, capabilities: acp.AgentCapabilities): SessionMcpServers;
 }
 
+/** An imported session has no agent session: nothing starts one for it, nothing is sent to it. */
+export function assertWritable(row: SessionRow): void {
+  if (row.read_only === 1) {
+    throw new AppError('invalid_state', 'This session was imported from a file: it is a read-only copy with no agent session, so it takes no messages. Start a new session to go on.');
+  }
+}
+
 /**
  * What the session service's parts (prompt queue, closer, routing) share: the host's parts,
  * the registry of live sessions and whether quit has begun.
@@ -72,6 +82,12 @@ export class SessionContext {
   readonly terminalOutput = new Emitter<TerminalOutputT>();
   /** Modes, models, options and usage of every session (stored on its row). */
   readonly controls: SessionControlsKeeper;
+  /**
+   * Forks made and not yet started: the parent's agent session and how much of it to copy. In
+   * memory only: a fork not started before a restart starts as a new session seeded with its
+   * copied transcript instead.
+   */
+  readonly forks = new Map<string, { acpSessionId: string; upToPrompt?: number }>();
   private stopping = false;
 
   constructor(readonly o: SessionServiceOptions) {
@@ -105,6 +121,21 @@ export class SessionContext {
     const broker = this.registry.get(sessionId)?.broker;
     if (!broker?.isAlive) return undefined;
     return promptCapabilitiesOf(broker.capabilities);
+  }
+
+  /**
+   * Everything the agent still waits on a person for in this session (permission requests and
+   * questions) is answered `cancelled` (Stop, close, the agent's exit).
+   */
+  cancelRequests(sessionId: string, reason: PermissionCancelReason): void {
+    this.o.gate.cancelSession(sessionId, reason);
+    this.o.questions.cancelSession(sessionId, reason);
+  }
+
+  /** Windows came or went: what waits on a person gets (or loses) its deadline. */
+  watchersChanged(sessionId: string): void {
+    this.o.gate.watchersChanged(sessionId);
+    this.o.questions.watchersChanged(sessionId);
   }
 
   /** A stop deadline of a session's running turn, on the host's one timer. */

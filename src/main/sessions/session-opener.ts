@@ -7,8 +7,8 @@ import { isRoot, recordAuthRequired, startFailureReason } from './sign-in';
 import { LiveSession } from './live-session';
 import { errorPayload } from './prompt-turn';
 import type { SessionCloser } from './session-closer';
-import type { SessionContext, SessionMcpServers } from './session-context';
-import { describeAgentError, startAgentSession } from './session-starter';
+import { assertWritable, type SessionContext, type SessionMcpServers } from './session-context';
+import { canFork, describeAgentError, startAgentSession } from './session-starter';
 import { ROUTABLE, transition } from './state-machine';
 import type { MappedEvent } from './update-mapper';
 import { defined } from '../util/defined';
@@ -26,6 +26,8 @@ export interface NewSessionExtra {
   /** An agent's existing session (from its `session/list`) this one opens. */
   acpSessionId?: string;
   title?: string;
+  /** A fork: the session it copies. */
+  forkedFrom?: string;
 }
 
 /** The view's progress fields, present only when known. */
@@ -70,6 +72,7 @@ export class SessionOpener {
       running: this.deps.isRunning(row.id),
       ...progressOf(this.deps.turnStartedAt(row.id), this.ctx.registry.get(row.id)?.lastAgentActivityAt),
       pendingPermissions: this.ctx.o.gate.countFor(row.id),
+      pendingQuestions: this.ctx.o.questions.countFor(row.id),
       lastSeq: row.last_seq,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
@@ -81,6 +84,10 @@ export class SessionOpener {
       additionalDirs: additionalDirsOf(row),
       ...(unread ? { unread } : {}),
       ...(row.custom_title ? { renamed: true } : {}),
+      // Only an agent session can be forked: an imported copy has none.
+      ...(row.can_fork === 1 && row.acp_session_id !== null && row.read_only === 0 ? { canFork: true } : {}),
+      ...(row.forked_from !== null ? { forkedFrom: row.forked_from } : {}),
+      ...(row.read_only === 1 ? { readOnly: true } : {}),
     };
   }
 
@@ -113,7 +120,7 @@ export class SessionOpener {
     this.ctx.row(sessionId);
     this.ctx.o.store.sessions.markViewed(sessionId, this.ctx.o.clock.now());
     if (!this.ctx.o.watchers.add(clientId, sessionId)) return;
-    this.ctx.o.gate.watchersChanged(sessionId);
+    this.ctx.watchersChanged(sessionId);
     this.setAttachment(sessionId);
   }
 
@@ -131,6 +138,7 @@ export class SessionOpener {
       running: this.deps.isRunning(sessionId),
       lastSeq: o.log.committedSeq(sessionId),
       pendingPermissions: o.gate.pendingFor(sessionId),
+      pendingQuestions: o.questions.pendingFor(sessionId),
       ...defined({ availableCommands: latestCommands(o.log.events.latestCommands(sessionId)) }),
       ...optionalControls(this.ctx.controls.get(sessionId)),
     };
@@ -143,7 +151,7 @@ export class SessionOpener {
     if (!this.ctx.o.watchers.remove(clientId, sessionId)) return;
     // Everything up to now was on screen (a deleted session has no row: the update is a no-op).
     this.ctx.o.store.sessions.markViewed(sessionId, this.ctx.o.clock.now());
-    this.ctx.o.gate.watchersChanged(sessionId);
+    this.ctx.watchersChanged(sessionId);
     this.setAttachment(sessionId);
   }
 
@@ -160,6 +168,7 @@ export class SessionOpener {
   async ensureLive(sessionId: string, retry = false): Promise<LiveSession> {
     this.ctx.assertOpen();
     const row = this.ctx.row(sessionId);
+    assertWritable(row);
     const live = this.ctx.registry.get(sessionId);
     if (live && ROUTABLE.includes(row.state) && live.broker?.isAlive && live.acpSessionId) return live;
     if (live) await this.closer.close(sessionId, 'stale', { keepWaiting: true });
@@ -180,6 +189,11 @@ export class SessionOpener {
         live.noteActivity(o.clock.now());
         return o.gate.request(id, req, signal);
       },
+      question: (id, req, signal) => {
+        live.noteActivity(o.clock.now());
+        return o.questions.ask(id, req, signal);
+      },
+      questionComplete: (id, elicitationId) => o.questions.complete(id, elicitationId),
       terminalOutput: (update) => this.ctx.terminalOutput.fire(update),
       controls: (id, update) => this.ctx.controls.onUpdate(id, update),
     });
@@ -202,9 +216,13 @@ export class SessionOpener {
         // Never started here, yet bound to an agent session: one opened from the agent's list.
         opening: row.state === 'CREATED' && row.acp_session_id !== null,
         ...(o.mcpServers ? { mcpServers: (caps) => this.mcpServersFor(row.agent_id, caps) } : {}),
+        ...defined({ fork: row.state === 'CREATED' ? this.ctx.forks.get(row.id) : undefined }),
       });
+      this.ctx.forks.delete(row.id);
       if (live.isDetached) throw new AppError('invalid_state', 'The session was closed while it started');
       o.store.sessions.setAcpSessionId(row.id, started.acpSessionId, o.clock.now());
+      // Known once its agent ran: the view offers Fork and Edit and resend only then.
+      o.store.sessions.setCanFork(row.id, canFork(started.broker.capabilities), o.clock.now());
       this.ctx.controls.started(row.id, started.answer);
       live.mcpServers = started.mcp;
       this.noteMcpServers(row.id, agent.name, started.mcp);

@@ -4,6 +4,7 @@ import type {
   CommandParams,
   CommandResponse,
   ControlTarget,
+  ExportFormatT,
   PermissionRuleT,
   PromptBlock,
   SessionControls,
@@ -21,9 +22,11 @@ import type { LiveSession } from './live-session';
 import { PromptQueue } from './prompt-queue';
 import { recoverSessions } from './recovery';
 import { SessionCloser, type CloseOptions } from './session-closer';
-import { SessionContext, type SessionServiceOptions } from './session-context';
+import { assertWritable, SessionContext, type SessionServiceOptions } from './session-context';
 import type { SessionRegistry } from './session-registry';
 import { SessionOpener, type NewSessionExtra } from './session-opener';
+import { exportSession, importSession, type ExportedFile } from './session-archive';
+import { forkSession } from './session-fork';
 import { recordAuthRequired, SignIn } from './sign-in';
 import { ROUTABLE } from './state-machine';
 
@@ -77,7 +80,7 @@ export class SessionService {
     const rowChanged: Event<string> = (listener) =>
       // The controls have their own event, for the windows watching the session only.
       o.store.sessions.onDidChange((change) => change.what !== 'controls' && listener(change.sessionId));
-    this.onDidChangeSession = anyOf(rowChanged, this.prompts.onDidChangeRunning, this.registry.onDidChange, o.gate.onDidChangePending);
+    this.onDidChangeSession = anyOf(rowChanged, this.prompts.onDidChangeRunning, this.registry.onDidChange, o.gate.onDidChangePending, o.questions.onDidChangePending);
     this.onDidTerminalOutput = this.ctx.terminalOutput.event;
     this.onDidChangeControls = this.ctx.controls.onDidChange;
   }
@@ -233,9 +236,27 @@ export class SessionService {
     return this.ctx.controls.set(live, target, value);
   }
 
+  /**
+   * A new session with this one's agent, folders and transcript (up to `beforeSeq`, one of the
+   * person's messages, when given), forked on the agent's side as it starts.
+   */
+  fork(sessionId: string, request: { id?: string; beforeSeq?: number }): SessionViewT {
+    return forkSession(this.ctx, { create: (id, agentId, cwd, extra) => this.create(id, agentId, cwd, extra), view: (id) => this.view(this.ctx.row(id)) }, sessionId, request);
+  }
+
+  /** The transcript as Markdown or JSON, with a file name. */
+  exportSession(sessionId: string, format: ExportFormatT): ExportedFile {
+    return exportSession(this.ctx, sessionId, format);
+  }
+
+  /** A JSON export read back as a new archived, read-only session. */
+  importSession(text: string, fileName?: string): SessionViewT {
+    return importSession(this.ctx, text, fileName, (id) => this.view(this.ctx.row(id)));
+  }
+
   /** Retry: starts a session whose agent failed to start, running the prompts that waited for it. */
   retry(sessionId: string): SessionViewT {
-    this.ctx.row(sessionId);
+    assertWritable(this.ctx.row(sessionId));
     this.prompts.continueSession(sessionId);
     return this.view(this.ctx.row(sessionId));
   }

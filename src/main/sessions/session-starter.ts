@@ -26,9 +26,23 @@ export interface StartOptions {
   opening?: boolean;
   /** The MCP servers for this agent, by its capabilities; none when absent. */
   mcpServers?(capabilities: acp.AgentCapabilities): SessionMcpServers;
+  /** A fork not started yet: the parent's agent session, and how many prompts of it to keep (all when absent). */
+  fork?: { acpSessionId: string; upToPrompt?: number };
 }
 
-export type StartMode = 'new' | 'resumed' | 'loaded' | 'recreated';
+export type StartMode = 'new' | 'resumed' | 'loaded' | 'recreated' | 'forked';
+
+/** ACP's unstable `session/fork`, which the SDK 2.4's stable capability types do not name. */
+export function canFork(caps: acp.AgentCapabilities): boolean {
+  const sessionCaps = caps.sessionCapabilities as { fork?: unknown } | null | undefined;
+  return sessionCaps?.fork !== undefined && sessionCaps.fork !== null;
+}
+
+/**
+ * How far a fork copies, for agents that read it: the number of the person's prompts kept (the
+ * demo agent's `_meta.upToPrompt`; ACP's fork itself copies the whole session).
+ */
+export const FORK_AT_META = 'upToPrompt';
 
 /**
  * Gives `live` an agent session. `live` is already in the registry with its sink, so updates
@@ -52,17 +66,20 @@ export async function startAgentSession(
   // Only agents that say they take them get the additional folders (they confine files to them too).
   const roots = caps.sessionCapabilities?.additionalDirectories && dirs.length ? { additionalDirectories: dirs } : {};
 
+  // A session closed while these run: each request still waiting is cancelled on the wire.
+  const limit = { timeoutMs: o.requestTimeoutMs, signal: live.signal };
   /** The agent's answer (its modes and options become the session's controls), or undefined when it failed. */
   const load = async (id: string, keepReplay: boolean): Promise<{ answer: unknown } | undefined> => {
     live.replaying = !keepReplay;
     live.keepingReplay = keepReplay;
     live.bind(broker, id);
     try {
-      const answer = await broker.request(acp.methods.agent.session.load, { sessionId: id, cwd: row.cwd, mcpServers, ...roots }, o.requestTimeoutMs);
+      const answer = await broker.request(acp.methods.agent.session.load, { sessionId: id, cwd: row.cwd, mcpServers, ...roots }, limit);
       return { answer };
     } catch (err) {
       live.unbind();
       if (!broker.isAlive) throw broker.exitError();
+      if (live.isDetached) throw closedWhileStarting();
       o.log.info(keepReplay ? 'session/load of a listed session failed' : 'session/load failed; starting a new agent session', { session: row.id, error: String(err) });
       return undefined;
     } finally {
@@ -77,11 +94,12 @@ export async function startAgentSession(
   if (known && caps.sessionCapabilities?.resume) {
     live.bind(broker, known);
     try {
-      const answer = await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers, ...roots }, o.requestTimeoutMs);
+      const answer = await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers, ...roots }, limit);
       return { broker, acpSessionId: known, mode: 'resumed', answer, mcp };
     } catch (err) {
       live.unbind();
       if (!broker.isAlive) throw broker.exitError();
+      if (live.isDetached) throw closedWhileStarting();
       o.log.info('session/resume failed; trying load', { session: row.id, error: String(err) });
     }
   }
@@ -89,28 +107,72 @@ export async function startAgentSession(
   const loaded = known && !o.opening && caps.loadSession ? await load(known, false) : undefined;
   if (known && loaded) return { broker, acpSessionId: known, mode: 'loaded', answer: loaded.answer, mcp };
 
-  // No timeout on the request itself: an answer that comes after we gave up still names a
-  // session the agent holds, and only that answer lets us tell the agent to drop it.
-  const request = broker.request(acp.methods.agent.session.new, { cwd: row.cwd, mcpServers, ...roots });
-  let res: acp.NewSessionResponse;
-  try {
-    res = await withDeadline(request, o.clock, o.requestTimeoutMs, () =>
-      new AppError('agent_error', `${agent.name} did not answer session/new within ${o.requestTimeoutMs} ms`),
-    );
-  } catch (err) {
-    request.then(
-      (late) => dropAgentSession(broker, late.sessionId, o.log),
-      // The request we gave up on failed after all: no agent session to drop.
-      () => {},
-    );
-    if (!broker.isAlive) throw broker.exitError();
-    throw describeAgentError(agent, 'session/new', err);
+  /**
+   * A request that makes an agent session (`session/new`, `session/fork`): its id once answered.
+   * Given up on (a deadline, or the session closed meanwhile) the request is cancelled on the
+   * wire but still awaited: an answer that comes anyway names a session the agent holds, and
+   * only that answer lets us tell the agent to drop it.
+   */
+  const makeSession = async (method: 'session/new' | 'session/fork', params: Record<string, unknown>): Promise<{ sessionId: string; answer: unknown }> => {
+    const stop = new AbortController();
+    const onClosed = (): void => stop.abort();
+    live.signal.addEventListener('abort', onClosed, { once: true });
+    const limit = { signal: stop.signal, keepWaitingOnCancel: true };
+    // `session/fork` is unstable: the SDK 2.4 does not list it, so it goes by name.
+    const asked = method === 'session/new' ? broker.request(acp.methods.agent.session.new, params as unknown as acp.NewSessionRequest, limit) : broker.requestUnlisted(method, params, limit);
+    const request = asked.then((answer: unknown) => {
+      const sessionId = (answer as { sessionId?: unknown } | null)?.sessionId;
+      if (typeof sessionId !== 'string' || sessionId === '') throw new AppError('agent_error', `${agent.name} answered ${method} without a session id`);
+      return { sessionId, answer };
+    });
+    let made: { sessionId: string; answer: unknown };
+    try {
+      made = await withDeadline(request, o.clock, o.requestTimeoutMs, () => {
+        stop.abort();
+        return new AppError('agent_error', `${agent.name} did not answer ${method} within ${o.requestTimeoutMs} ms`);
+      });
+    } catch (err) {
+      request.then(
+        (late) => dropAgentSession(broker, late.sessionId, o.log),
+        // The request we gave up on failed after all: no agent session to drop.
+        () => {},
+      );
+      if (!broker.isAlive) throw broker.exitError();
+      if (live.isDetached) throw closedWhileStarting();
+      throw describeAgentError(agent, method, err);
+    } finally {
+      live.signal.removeEventListener('abort', onClosed);
+    }
+    if (live.isDetached) {
+      // Closed while starting: tell the agent to drop it where it can.
+      dropAgentSession(broker, made.sessionId, o.log);
+      throw closedWhileStarting();
+    }
+    return made;
+  };
+
+  // A fork: the agent copies the parent's session (up to a prompt, where the demo agent's
+  // `_meta.upToPrompt` says so). If it cannot, a new session seeded with the copied transcript.
+  if (!known && o.fork && canFork(caps)) {
+    const { acpSessionId: parent, upToPrompt } = o.fork;
+    const forked = await makeSession('session/fork', {
+      sessionId: parent,
+      cwd: row.cwd,
+      mcpServers,
+      ...roots,
+      ...(upToPrompt === undefined ? {} : { _meta: { [FORK_AT_META]: upToPrompt } }),
+    }).catch((err: unknown) => {
+      if (!broker.isAlive || live.isDetached) throw err;
+      o.log.info('session/fork failed; starting a new agent session with the copied conversation', { session: row.id, error: String(err) });
+      return undefined;
+    });
+    if (forked) {
+      live.bind(broker, forked.sessionId);
+      return { broker, acpSessionId: forked.sessionId, mode: 'forked', answer: forked.answer, mcp };
+    }
   }
-  if (live.isDetached) {
-    // Closed while starting: tell the agent to drop it where it can.
-    dropAgentSession(broker, res.sessionId, o.log);
-    throw new AppError('invalid_state', 'The session was closed while it started');
-  }
+
+  const res = await makeSession('session/new', { cwd: row.cwd, mcpServers, ...roots });
   live.bind(broker, res.sessionId);
   // Seeded only when an agent took part in this conversation before (it lost the session):
   // prompts queued while a brand-new session starts are not an earlier conversation.
@@ -118,7 +180,11 @@ export async function startAgentSession(
   if (seeded) live.seed = buildSeed(o.events, row.id);
   // The whole answer: its `modes`, `configOptions` and the unstable `models` (which the SDK
   // does not name) become the session's controls.
-  return { broker, acpSessionId: res.sessionId, mode: seeded ? 'recreated' : 'new', answer: res, mcp };
+  return { broker, acpSessionId: res.sessionId, mode: seeded ? 'recreated' : 'new', answer: res.answer, mcp };
+}
+
+function closedWhileStarting(): AppError {
+  return new AppError('invalid_state', 'The session was closed while it started');
 }
 
 /** An agent session nobody will use (timed out, or closed while starting): drop what is held, ask the agent to close it. */

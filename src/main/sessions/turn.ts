@@ -13,6 +13,7 @@ export class Turn {
   readonly abandoned: Promise<'abandoned'>;
   private current: TurnState = 'running';
   private resolveAbandoned!: (value: 'abandoned') => void;
+  private readonly stopWaiting = new AbortController();
 
   /**
    * @param startedAt when the prompt began its turn (host time): from the moment it left the
@@ -50,8 +51,14 @@ export class Turn {
     this.abandon();
   }
 
+  /** Aborts once the host stops waiting: the prompt request is then cancelled on the wire too. */
+  get signal(): AbortSignal {
+    return this.stopWaiting.signal;
+  }
+
   /** Stops waiting for an agent that ignored `session/cancel`. Idempotent. */
   abandon(): void {
     this.resolveAbandoned('abandoned');
+    this.stopWaiting.abort();
   }
 }

@@ -1,11 +1,17 @@
 import Database from 'better-sqlite3';
-import { assertNotNewer, migrate } from './migrations';
+import { assertNotNewer, latestVersion, migrate } from './migrations';
 
 export type Db = Database.Database;
 
 export interface OpenOptions {
   /** Path to a better-sqlite3 `.node` built for this runtime's ABI (Electron needs its own). */
   nativeBinding?: string;
+  /**
+   * Runs before migrations change an existing database (schema `from` > 0, below `to`), while
+   * nothing else uses it: the copy to go back to if an upgrade goes wrong. Throwing refuses
+   * the upgrade (the file stays as it was).
+   */
+  beforeMigrate?: (db: Db, from: number, to: number) => void;
 }
 
 /**
@@ -17,15 +23,16 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     // Before anything writes (switching to WAL rewrites the header): a newer file stays as it was.
-    assertNotNewer(db);
+    const from = assertNotNewer(db);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    if (from > 0 && from < latestVersion) options.beforeMigrate?.(db, from, latestVersion);
+    migrate(db);
+    return db;
   } catch (err) {
     db.close();
     throw err;
   }
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
-  return db;
 }

@@ -5,7 +5,8 @@ import type { EventKind, PayloadOf, SessionEventT } from '../../shared/contract'
 import type { Clock } from '../util/clock';
 import type { Disposable } from '../util/lifecycle';
 
-type StoredEvent = Exclude<SessionEventT, { kind: 'unreadable' }>;
+/** A stored event as this version reads it (an unreadable one is never written back). */
+export type StoredEvent = Exclude<SessionEventT, { kind: 'unreadable' }>;
 /** A coalesced chunk stops growing past this size, so one row never gets huge. */
 const MAX_COALESCED_CHARS = 64 * 1024;
 
@@ -24,6 +25,7 @@ const ACTIVITY_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
   'tool_call_update',
   'plan',
   'permission_requested',
+  'question_asked',
   'auth_required',
   'error',
 ]);
@@ -46,6 +48,8 @@ export class EventLog implements Disposable {
   private closed = false;
   /** Sessions to forget once their queued events are written. */
   private readonly forgotten = new Set<string>();
+  /** Copies still queued: a live chunk never joins one (the copy stays as it was stored). */
+  private readonly copies = new WeakSet<StoredEvent>();
   /** Activity queued but not yet written, by session: a view read meanwhile still sees it. */
   private readonly pendingActivity = new Map<string, number>();
 
@@ -74,14 +78,26 @@ export class EventLog implements Disposable {
 
   /** Queues an event for `sessionId`; returns its seq (shared with the chunk it joined). */
   append<K extends EventKind>(sessionId: string, kind: K, payload: PayloadOf<K>): number {
-    if (this.closed) throw new Error('event log is closed');
     // `payload` is PayloadOf<K> for this very `kind`: the signature is what keeps them paired.
-    const event = { sessionId, seq: 0, kind, payload, at: 0 } as StoredEvent;
+    return this.queue({ sessionId, seq: 0, kind, payload, at: this.clock.now() } as StoredEvent, true);
+  }
+
+  /**
+   * Queues a copy of a stored event (a fork, an import) for `sessionId`: it keeps its kind,
+   * payload and time, gets the session's next seq, and is never joined with another.
+   */
+  copy(sessionId: string, event: StoredEvent): number {
+    return this.queue({ ...event, sessionId, seq: 0 }, false);
+  }
+
+  private queue(event: StoredEvent, join: boolean): number {
+    if (this.closed) throw new Error('event log is closed');
+    const { sessionId, kind } = event;
     const last = this.lastPending.get(sessionId);
-    if (last && joinChunk(last, event)) return last.seq;
+    if (join && last && !this.copies.has(last) && joinChunk(last, event)) return last.seq;
+    if (!join) this.copies.add(event);
     event.seq = this.allocate(sessionId);
-    event.at = this.clock.now();
-    if (ACTIVITY_KINDS.has(kind)) this.pendingActivity.set(sessionId, event.at);
+    if (ACTIVITY_KINDS.has(kind)) this.pendingActivity.set(sessionId, Math.max(event.at, this.pendingActivity.get(sessionId) ?? 0));
     this.pending.push(event);
     this.lastPending.set(sessionId, event);
     if (!this.scheduled) {

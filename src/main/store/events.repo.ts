@@ -87,6 +87,21 @@ export class EventsRepo {
     return { events: rows.slice(0, limit).reverse().map(eventFromRow), hasMore };
   }
 
+  /** Every stored event of a session before `beforeSeq` (all when absent), oldest first, read a page at a time. */
+  *all(sessionId: string, beforeSeq = Number.MAX_SAFE_INTEGER): Generator<SessionEventT> {
+    let after = 0;
+    for (;;) {
+      const page = this.pageAfter(sessionId, after, 2_000);
+      for (const e of page.events) {
+        if (e.seq >= beforeSeq) return;
+        yield e;
+      }
+      const last = page.events.at(-1);
+      if (!page.hasMore || !last) return;
+      after = last.seq;
+    }
+  }
+
   /** Up to `limit` events after `afterSeq`, oldest first; `hasMore` if newer exist. */
   pageAfter(sessionId: string, afterSeq: number, limit: number): { events: SessionEventT[]; hasMore: boolean } {
     const rows = this.stmts.after.all(sessionId, afterSeq, limit + 1) as EventRow[];

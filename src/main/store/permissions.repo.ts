@@ -101,6 +101,12 @@ export class PermissionsRepo {
     return row ? { ...toView(row), status: row.status } : undefined;
   }
 
+  /** This request of this session was decided already. */
+  isAnswered(requestId: string, sessionId: string): boolean {
+    const stored = this.get(requestId);
+    return stored?.sessionId === sessionId && stored.status === 'decided';
+  }
+
   rules(sessionId: string): PermissionRuleT[] {
     return (this.stmts.rules.all(sessionId) as RuleRow[]).map((r) => ({
       id: r.id,

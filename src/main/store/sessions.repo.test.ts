@@ -32,6 +32,7 @@ const WRITES: Record<string, { call: (repo: SessionsRepo) => unknown; announces:
   setCustomTitle: { call: (r) => r.setCustomTitle(ID, 'Mine', NOW + 1), announces: 'custom_title' },
   markViewed: { call: (r) => r.markViewed(ID, NOW + 1), announces: 'viewed_at' },
   setControlsJson: { call: (r) => r.setControlsJson(ID, '{"rev":1}'), announces: 'controls' },
+  setCanFork: { call: (r) => r.setCanFork(ID, true, NOW + 1), announces: 'can_fork' },
   remove: { call: (r) => r.remove(ID), announces: 'removed' },
 };
 

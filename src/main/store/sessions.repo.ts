@@ -27,6 +27,12 @@ export interface SessionRow {
   additional_dirs: string | null;
   /** JSON of the `SessionControls` last known (modes, models, options, usage); null when none. */
   controls: string | null;
+  /** The session a fork copied (its id); null for others. */
+  forked_from: string | null;
+  /** 1: imported from a file, a copy with no agent session that is never resumed. */
+  read_only: number;
+  /** 1: its agent advertised `session/fork` when it last started. */
+  can_fork: number;
 }
 
 /** The session's additional folders; an unreadable value counts as none (nothing is widened). */
@@ -49,6 +55,12 @@ export interface NewSessionRow {
   additionalDirs?: readonly string[];
   acpSessionId?: string;
   title?: string;
+  /** A fork: the session it copies. */
+  forkedFrom?: string;
+  /** An import: read-only, archived at `archivedAt`, ended for `stateReason`. */
+  readOnly?: boolean;
+  archivedAt?: number;
+  stateReason?: StateReason;
 }
 
 /**
@@ -83,7 +95,8 @@ export type SessionColumn =
   | 'auth_request'
   | 'custom_title'
   | 'viewed_at'
-  | 'controls';
+  | 'controls'
+  | 'can_fork';
 
 /** A session's row changed: which one, and what (a column, or the row itself). */
 export interface SessionRowChange {
@@ -105,8 +118,10 @@ export class SessionsRepo {
   constructor(db: Db) {
     this.stmts = {
       insert: db.prepare(
-        `INSERT INTO sessions (id, agent_id, cwd, state, additional_dirs, acp_session_id, title, created_at, updated_at, last_activity_at)
-         VALUES (@id, @agent_id, @cwd, @state, @additional_dirs, @acp_session_id, @title, @now, @now, @now)`,
+        `INSERT INTO sessions (id, agent_id, cwd, state, state_reason, additional_dirs, acp_session_id, title, forked_from, read_only, archived_at,
+           created_at, updated_at, last_activity_at)
+         VALUES (@id, @agent_id, @cwd, @state, @state_reason, @additional_dirs, @acp_session_id, @title, @forked_from, @read_only, @archived_at,
+           @now, @now, @now)`,
       ),
       get: db.prepare(`SELECT * FROM sessions WHERE id = ?`),
       list: db.prepare(`SELECT * FROM sessions ORDER BY created_at DESC, id LIMIT ? OFFSET ?`),
@@ -137,9 +152,11 @@ export class SessionsRepo {
       // Not `updated_at`: the view (which that orders) does not carry the controls.
       getControls: db.prepare(`SELECT controls FROM sessions WHERE id = ?`),
       setControls: db.prepare(`UPDATE sessions SET controls = ? WHERE id = ?`),
+      // Only when it changes: every start sets it, and an unchanged value must not push a view.
+      setCanFork: db.prepare(`UPDATE sessions SET can_fork = ?, updated_at = ? WHERE id = ? AND can_fork != ?`),
       remove: db.transaction((id: string) => {
         // Explicit, not left to ON DELETE CASCADE: a foreign-key-less copy of the file still ends clean.
-        for (const table of ['events', 'prompts', 'permissions', 'permission_rules', 'drafts']) {
+        for (const table of ['events', 'prompts', 'permissions', 'permission_rules', 'questions', 'drafts']) {
           db.prepare(`DELETE FROM ${table} WHERE session_id = ?`).run(id);
         }
         return db.prepare(`DELETE FROM sessions WHERE id = ?`).run(id).changes === 1;
@@ -155,9 +172,13 @@ export class SessionsRepo {
       agent_id: row.agent_id,
       cwd: row.cwd,
       state: row.state,
+      state_reason: row.stateReason ?? null,
       additional_dirs: row.additionalDirs?.length ? JSON.stringify(row.additionalDirs) : null,
       acp_session_id: row.acpSessionId ?? null,
       title: row.title?.trim() ? row.title.trim() : null,
+      forked_from: row.forkedFrom ?? null,
+      read_only: row.readOnly ? 1 : 0,
+      archived_at: row.archivedAt ?? null,
       now,
     }).changes);
   }
@@ -238,7 +259,13 @@ export class SessionsRepo {
     this.announce(id, 'controls', this.stmts.setControls.run(json, id).changes);
   }
 
-  /** Removes the session with its transcript, prompts and permission records, in one transaction. */
+  /** What its agent said at its last start: whether it can fork the session. */
+  setCanFork(id: string, canFork: boolean, now: number): void {
+    const value = canFork ? 1 : 0;
+    this.announce(id, 'can_fork', this.stmts.setCanFork.run(value, now, id, value).changes);
+  }
+
+  /** Removes the session with its transcript, prompts, permission and question records, in one transaction. */
   remove(id: string): boolean {
     return this.announce(id, 'removed', this.stmts.remove(id) ? 1 : 0);
   }

@@ -2,6 +2,7 @@ import { openDatabase, type Db, type OpenOptions } from './db';
 import { SessionsRepo } from './sessions.repo';
 import { BrokersRepo } from './brokers.repo';
 import { PermissionsRepo } from './permissions.repo';
+import { QuestionsRepo } from './questions.repo';
 import { SettingsRepo } from './settings.repo';
 import { AgentsRepo } from './agents.repo';
 import { FoldersRepo } from './folders.repo';
@@ -16,6 +17,7 @@ export class Store implements Disposable {
   readonly sessions: SessionsRepo;
   readonly brokers: BrokersRepo;
   readonly permissions: PermissionsRepo;
+  readonly questions: QuestionsRepo;
   readonly settings: SettingsRepo;
   readonly agents: AgentsRepo;
   readonly folders: FoldersRepo;
@@ -27,6 +29,7 @@ export class Store implements Disposable {
     this.sessions = new SessionsRepo(db);
     this.brokers = new BrokersRepo(db);
     this.permissions = new PermissionsRepo(db);
+    this.questions = new QuestionsRepo(db);
     this.settings = new SettingsRepo(db);
     this.agents = new AgentsRepo(db);
     this.folders = new FoldersRepo(db);

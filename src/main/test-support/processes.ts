@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { processesMarkedWith } from '../util/process-info';
 
+/** A process's start time as the host records it (for tests above the brokers that speak to a watchdog). */
+export { processStartTime } from '../util/process-info';
+
 /**
  * Real processes, as tests count them (Linux /proc). Zombies are dead: an orphan killed in a
  * container may stay a zombie until init reaps it, and it holds no resources.

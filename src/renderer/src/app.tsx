@@ -10,6 +10,9 @@ import { ErrorBoundary } from './components/app-frame/error-boundary';
 import { LiveAnnouncer } from './components/app-frame/live-announcer';
 import { Notices } from './components/app-frame/notices';
 import { PermissionStack } from './components/permissions/permission-dialog';
+import { QuestionStack } from './components/questions/question-prompt';
+import { ExportDialog } from './components/session/export-dialog';
+import { ReadOnlyNote } from './components/session/read-only-note';
 import { SessionHeader } from './components/session/session-header';
 import { SignInPanel } from './components/sign-in/sign-in-panel';
 import { SettingsDialog } from './components/settings/settings-dialog';
@@ -35,6 +38,7 @@ function EmptyMain() {
 }
 
 function SessionPane({ sessionId }: { sessionId: string }) {
+  const readOnly = useAppStore((s) => s.sessionsById.get(sessionId)?.readOnly === true);
   return (
     <>
       <SessionHeader />
@@ -42,7 +46,8 @@ function SessionPane({ sessionId }: { sessionId: string }) {
       <AgentLogPanel key={sessionId} sessionId={sessionId} />
       <TranscriptView key={sessionId} />
       <PermissionStack />
-      <Composer key={sessionId} sessionId={sessionId} />
+      <QuestionStack />
+      {readOnly ? <ReadOnlyNote /> : <Composer key={sessionId} sessionId={sessionId} />}
     </>
   );
 }
@@ -88,6 +93,7 @@ export function App() {
       {overlay === 'switcher' ? <QuickSwitcher onClose={closeOverlay} /> : null}
       {overlay === 'shortcuts' ? <ShortcutsSheet onClose={closeOverlay} /> : null}
       <DeleteConfirm />
+      <ExportDialog />
       <Notices />
       <LiveAnnouncer />
     </div>

@@ -7,6 +7,7 @@ import { App } from './app';
 import { ErrorBoundary } from './components/app-frame/error-boundary';
 import { addressFor, hashFor, sessionFromHash } from './lib/address';
 import { newId } from './lib/new-id';
+import { downloadText } from './lib/download';
 import { createAppStore } from './store/app-store';
 import { watchAttention, type NotifyTarget } from './store/attention';
 import { applyTheme, rememberedTheme, setTheme } from './lib/theme';
@@ -62,6 +63,7 @@ const store = createAppStore({
   scheduleFrame: nextAnimationFrame,
   // In a browser a new tab at the session's address; the desktop app asks the host (windows:open).
   ...(link.desktop ? {} : { openTab: (id: string) => window.open(addressFor(window.location, id), '_blank') !== null }),
+  download: downloadText,
 });
 bindApi(store, link.api, link.connection, link.contract);
 

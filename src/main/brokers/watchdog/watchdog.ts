@@ -6,6 +6,7 @@ import type { Disposable } from '../../util/lifecycle';
 import type { Logger } from '../../util/log';
 import { processStartTime } from '../../util/process-info';
 import { encodeMessage, type WatchdogMessage, type WatchedAgent } from './protocol';
+import { ownProcess } from '../../util/own-process';
 
 /** Who hears of each agent process from its spawn until its group is gone (BrokerPool). */
 export interface AgentWatch {
@@ -24,7 +25,7 @@ export interface WatchdogOptions {
 }
 
 /**
- * How to run the watchdog with `process.execPath` (Node, or Electron with ELECTRON_RUN_AS_NODE):
+ * How Node runs the watchdog (under Electron, `ownProcess` turns it into the app's binary in the watchdog role):
  * built next to this bundle (`out/main/watchdog.js`; every chunk sits there), or from source
  * through tsx in tests and development. Undefined when the script is missing.
  */
@@ -101,12 +102,12 @@ export class Watchdog implements AgentWatch, Disposable {
     let child: ChildProcess;
     try {
       stderr = this.opts.logFile ? openSync(this.opts.logFile, 'a') : undefined;
-      child = spawn(process.execPath, [...entry, '--host-pid', String(process.pid), ...(hostStart ? ['--host-start', hostStart] : [])], {
+      // Node runs the script; the packaged app (RunAsNode fuse off) runs its own binary in the watchdog role.
+      const launch = ownProcess('watchdog', entry, ['--host-pid', String(process.pid), ...(hostStart ? ['--host-start', hostStart] : [])]);
+      child = spawn(launch.command, launch.args, {
         stdio: ['pipe', 'ignore', stderr ?? 'ignore'],
         // Its own session: a signal to the host's group (Ctrl-C, kill -9 -PGID) spares it.
         detached: true,
-        // Electron's binary runs it as plain Node; Node ignores the variable.
-        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
         windowsHide: true,
       });
     } catch (err) {

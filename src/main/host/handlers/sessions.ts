@@ -1,10 +1,12 @@
+import { MAX_EXPORT_CHARS } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
 import type { Handlers } from '../dispatch';
 import type { HostParts } from '../host-parts';
 
 const ok = { ok: true as const };
 
 /** Sessions: made, switched to, watched, closed, kept, named; prompts and their drafts. */
-export function sessionHandlers({ service }: HostParts) {
+export function sessionHandlers({ service, saveFile }: HostParts) {
   return {
     'sessions:list': () => service.list(),
     'sessions:create': (p) => service.newSession(p),
@@ -25,5 +27,17 @@ export function sessionHandlers({ service }: HostParts) {
     'drafts:save': (p) => (service.saveDraft(p.sessionId, p.text), ok),
     'terminals:read': (p) => service.terminalSnapshot(p.sessionId, p.terminalId),
     'files:search': (p) => service.searchFiles(p.sessionId, p.query, p.limit),
+    'sessions:fork': (p) => service.fork(p.sessionId, { ...(p.id ? { id: p.id } : {}), ...(p.beforeSeq ? { beforeSeq: p.beforeSeq } : {}) }),
+    'sessions:export': async (p) => {
+      const file = service.exportSession(p.sessionId, p.format);
+      // The desktop app asks where to save; a browser downloads what it is handed.
+      if (saveFile) {
+        const path = await saveFile(file.fileName, file.text);
+        return path === undefined ? { kind: 'cancelled' as const } : { kind: 'saved' as const, path };
+      }
+      if (file.text.length > MAX_EXPORT_CHARS) throw new AppError('invalid_request', 'This transcript is too large to download through the browser; export it from the desktop app');
+      return { kind: 'download' as const, ...file };
+    },
+    'sessions:import': (p) => service.importSession(p.text, p.fileName),
   } satisfies Partial<Handlers>;
 }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { latestVersion, migrate, migrations } from './index';
 import { m0013 } from './0013-mcp-servers';
+import { m0014 } from './0014-questions-forks';
 import { tempDir } from '../../test-support/temp-dir';
 
 const dirs: { cleanup(): void }[] = [];
@@ -159,6 +160,21 @@ describe('migrations', () => {
     db.prepare(`INSERT INTO mcp_server_agents (server_id, agent_id) VALUES ('a', 'gemini'), ('a', 'demo')`).run();
     db.prepare(`DELETE FROM mcp_servers WHERE id = 'a'`).run();
     expect(db.prepare(`SELECT COUNT(*) AS n FROM mcp_server_agents`).get()).toEqual({ n: 0 });
+  });
+
+  it('0014 adds questions (pending or answered, gone with their session) and where sessions came from, on existing rows too', () => {
+    const db = freshDb();
+    migrate(db, 13);
+    db.prepare(`INSERT INTO sessions (id, agent_id, cwd, state, created_at, updated_at, last_activity_at) VALUES ('s1', 'demo', '/w', 'ENDED', 1, 1, 1)`).run();
+    m0014.up(db);
+    db.pragma('foreign_keys = ON');
+    expect(db.prepare(`SELECT forked_from, read_only, can_fork FROM sessions WHERE id = 's1'`).get()).toEqual({ forked_from: null, read_only: 0, can_fork: 0 });
+    const ask = db.prepare(`INSERT INTO questions (request_id, session_id, question, status, action, created_at) VALUES (?, 's1', '{}', ?, ?, 1)`);
+    ask.run('q1', 'pending', null);
+    expect(() => ask.run('q2', 'waiting', null)).toThrow(/CHECK/);
+    expect(() => ask.run('q3', 'answered', 'maybe')).toThrow(/CHECK/);
+    db.prepare(`DELETE FROM sessions WHERE id = 's1'`).run();
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM questions`).get()).toEqual({ n: 0 });
   });
 
   it('is idempotent: running again changes nothing', () => {

@@ -2,7 +2,8 @@ import type { AppState } from './app-store';
 
 /**
  * What a screen reader should hear, politely, between two states of the same view: a new
- * permission request ("Permission requested: <title>") or an error that arrived live while
+ * permission request ("Permission requested: <title>"), a question from the agent ("Question
+ * from the agent: <message>") or an error that arrived live while
  * the session is shown. Loading a session (another token, a page, a switch answer's pending
  * requests) is not news, so historical errors are never announced.
  */
@@ -17,6 +18,11 @@ export function announcementFor(prev: AppState, next: AppState): string | undefi
   if (next.pendingPermissions !== prev.pendingPermissions) {
     for (const [id, p] of next.pendingPermissions) {
       if (!prev.pendingPermissions.has(id)) parts.push(`Permission requested: ${p.toolCall.title}`);
+    }
+  }
+  if (next.pendingQuestions !== prev.pendingQuestions) {
+    for (const [id, q] of next.pendingQuestions) {
+      if (!prev.pendingQuestions.has(id)) parts.push(`Question from the agent: ${q.view.question.message}`);
     }
   }
   // New live events are the seqs past the previous lastSeq (an older page or an eviction moves

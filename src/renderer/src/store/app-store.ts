@@ -8,6 +8,8 @@ import { hostInitialState, type HostState } from './slices/host/initial-state';
 import { createHostActions, type HostActions } from './slices/host/actions';
 import { permissionsInitialState, type PermissionsState } from './slices/permissions/initial-state';
 import { createPermissionsActions, type PermissionsActions } from './slices/permissions/actions';
+import { questionsInitialState, type QuestionsState } from './slices/questions/initial-state';
+import { createQuestionsActions, type QuestionsActions } from './slices/questions/actions';
 import { sessionsInitialState, type SessionsState } from './slices/sessions/initial-state';
 import { createSessionsActions, type SessionsActions } from './slices/sessions/actions';
 import { lifecycleInitialState, type LifecycleState } from './slices/lifecycle/initial-state';
@@ -34,6 +36,7 @@ import { createRegistryActions, type RegistryActions } from './slices/registry/a
 export type AppState = SessionsState &
   TranscriptState &
   PermissionsState &
+  QuestionsState &
   HostState &
   ComposerState &
   AgentsState &
@@ -49,6 +52,7 @@ export type AppState = SessionsState &
 type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
+  QuestionsActions &
   HostActions &
   ComposerActions &
   AgentsActions &
@@ -72,6 +76,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...sessionsInitialState,
     ...transcriptInitialState,
     ...permissionsInitialState,
+    ...questionsInitialState,
     ...hostInitialState,
     ...composerInitialState,
     ...agentsInitialState,
@@ -87,6 +92,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
+    ...createQuestionsActions(set, get, deps),
     ...createHostActions(set, get, deps),
     ...createComposerActions(set, get, deps),
     ...createAgentsActions(set, get, deps),

@@ -38,6 +38,8 @@ describe('attention', () => {
     const signIn = { message: 'log in', methods: [], during: 'start' as const };
     const withSignIn = new Map(sessions).set(SID3, view({ id: SID3, auth: signIn })).set(SID4, view({ id: SID4 }));
     expect(attentionCount(withSignIn)).toBe(3);
+    // A question from the agent waits for the person as a permission request does.
+    expect(attentionCount(new Map(withSignIn).set(SID4, view({ id: SID4, pendingQuestions: 1 })))).toBe(4);
     // Archived sessions are out of sight, as for the dock badge.
     expect(attentionCount(new Map(withSignIn).set(SID3, view({ id: SID3, auth: signIn, archivedAt: 5 })))).toBe(2);
     expect(documentTitle(1)).toBe('(1) Switchboard');
@@ -49,6 +51,8 @@ describe('attention', () => {
     const base: AppState = { ...store.getState(), sessionsLoaded: true, currentSessionId: SID, sessionsById: new Map([[SID, view()], [SID2, view({ id: SID2, title: 'Two' })]]) };
     const other: AppState = { ...base, sessionsById: new Map(base.sessionsById).set(SID2, view({ id: SID2, title: 'Two', pendingPermissions: 1 })) };
     expect(sessionsToNotify(base, other, false)).toEqual([{ sessionId: SID2, title: 'Two' }]);
+    const asked: AppState = { ...base, sessionsById: new Map(base.sessionsById).set(SID2, view({ id: SID2, title: 'Two', pendingQuestions: 1 })) };
+    expect(sessionsToNotify(base, asked, false)).toEqual([{ sessionId: SID2, title: 'Two' }]);
     const request = { requestId: 'r', sessionId: SID, toolCall: { toolCallId: 't', title: 'x' }, options: [], createdAt: 1 };
     const mine: AppState = { ...base, pendingPermissions: new Map([['r', request]]) };
     expect(sessionsToNotify(base, mine, false)).toEqual([]);

@@ -26,7 +26,7 @@ export interface NotifyTarget {
 
 /**
  * Sessions that deserve a desktop notification between two states: a session not being
- * looked at whose pending count grew, or (while the window is hidden) a new request in the
+ * looked at whose pending count (permissions and questions) grew, or (while the window is hidden) a new request in the
  * current one. A switch replaces the pending map wholesale, which is not a new request.
  */
 export function sessionsToNotify(prev: AppState, next: AppState, documentHidden: boolean): NotifyTarget[] {
@@ -35,14 +35,17 @@ export function sessionsToNotify(prev: AppState, next: AppState, documentHidden:
   if (prev.sessionsLoaded && next.sessionsById !== prev.sessionsById) {
     for (const view of next.sessionsById.values()) {
       if (view.id === next.currentSessionId) continue;
-      const before = prev.sessionsById.get(view.id)?.pendingPermissions ?? 0;
-      if (view.pendingPermissions > before) titles.push({ sessionId: view.id, title: view.title });
+      const was = prev.sessionsById.get(view.id);
+      const before = (was?.pendingPermissions ?? 0) + (was?.pendingQuestions ?? 0);
+      if (view.pendingPermissions + view.pendingQuestions > before) titles.push({ sessionId: view.id, title: view.title });
     }
   }
   const sameView =
     prev.currentSessionId === next.currentSessionId && prev.transcript.token === next.transcript.token;
-  if (documentHidden && sameView && next.pendingPermissions !== prev.pendingPermissions) {
-    const grew = [...next.pendingPermissions.keys()].some((id) => !prev.pendingPermissions.has(id));
+  if (documentHidden && sameView && (next.pendingPermissions !== prev.pendingPermissions || next.pendingQuestions !== prev.pendingQuestions)) {
+    const grew =
+      [...next.pendingPermissions.keys()].some((id) => !prev.pendingPermissions.has(id)) ||
+      [...next.pendingQuestions.keys()].some((id) => !prev.pendingQuestions.has(id));
     const current = next.currentSessionId ? next.sessionsById.get(next.currentSessionId) : undefined;
     if (grew && current) titles.push({ sessionId: current.id, title: current.title });
   }
@@ -63,6 +66,7 @@ function attentionInputsChanged(prev: AppState, next: AppState): boolean {
     prev.sessionsById !== next.sessionsById ||
     prev.currentSessionId !== next.currentSessionId ||
     prev.pendingPermissions !== next.pendingPermissions ||
+    prev.pendingQuestions !== next.pendingQuestions ||
     prev.transcript.token !== next.transcript.token ||
     prev.sessionsLoaded !== next.sessionsLoaded
   );

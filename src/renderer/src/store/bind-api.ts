@@ -15,6 +15,8 @@ export function bindApi(store: AppStoreApi, api: Api, connection: ConnectionMoni
     api.on('session:updated', (v) => s().upsertSession(v)),
     api.on('permission:requested', (p) => s().permissionRequested(p)),
     api.on('permission:resolved', (r) => s().permissionResolved(r)),
+    api.on('question:asked', (q) => s().questionAsked(q)),
+    api.on('question:resolved', (r) => s().questionResolved(r)),
     api.on('session:deleted', (d) => s().removeSession(d.sessionId)),
     api.on('session:resync', (r) => {
       if (r.sessionId === s().currentSessionId) void s().catchUp();

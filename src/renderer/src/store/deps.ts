@@ -12,6 +12,8 @@ export interface StoreDeps {
    * the desktop app, where `windows:open` asks the host for a window.
    */
   openTab?: (sessionId: string) => boolean;
+  /** Hands an exported file to the browser as a download (`Export…` from a headless host). */
+  download?: (fileName: string, mimeType: string, text: string) => void;
   /** Events per transcript page. */
   pageSize?: number;
   /** Most events the window keeps loaded while it follows the stream (tests lower it). */

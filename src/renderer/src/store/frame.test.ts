@@ -28,7 +28,7 @@ async function setup(newest: number) {
   const frames = manualFrames();
   const store = createAppStore(testDeps(fake, { pageSize: 50, transcriptCap: 20, scheduleFrame: frames }));
   bindApi(store, fake.api, alwaysOpen);
-  const answer: SwitchResultT = { session: view({ lastSeq: newest }), running: false, lastSeq: newest, pendingPermissions: [] };
+  const answer: SwitchResultT = { session: view({ lastSeq: newest }), running: false, lastSeq: newest, pendingPermissions: [], pendingQuestions: [] };
   fake
     .handle('sessions:switch', () => ok(answer))
     .handle('transcript:page', () => ok({ events: range(1, newest), hasMore: false }));

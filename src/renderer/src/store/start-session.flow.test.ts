@@ -31,7 +31,7 @@ function hostInfo(agents: AgentInfoT[], defaultAgentId = 'demo'): HostInfoT {
 }
 
 function switched(sessionId: string): SwitchResultT {
-  return { session: view({ id: sessionId, title: '' }), running: false, lastSeq: 0, pendingPermissions: [] };
+  return { session: view({ id: sessionId, title: '' }), running: false, lastSeq: 0, pendingPermissions: [], pendingQuestions: [] };
 }
 
 function setup(agents: AgentInfoT[] = [demo], defaultAgentId = 'demo') {

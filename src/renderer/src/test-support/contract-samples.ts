@@ -34,6 +34,7 @@ export function sampleView(over: Partial<SessionViewT> = {}): SessionViewT {
     state: 'ACTIVE',
     running: true,
     pendingPermissions: 1,
+    pendingQuestions: 0,
     lastSeq: 1_200,
     createdAt: 1_750_000_000_000,
     updatedAt: 1_750_000_360_000,
@@ -147,6 +148,7 @@ export function sampleSwitch(): SwitchResultT {
     running: true,
     lastSeq: 1_200,
     pendingPermissions: [permission(1_190)],
+    pendingQuestions: [],
     availableCommands: Array.from({ length: 30 }, (_, i) => ({
       name: `command-${i}`,
       description: prose(10, i),

@@ -84,6 +84,7 @@ export function view(over: Partial<SessionViewT> = {}): SessionViewT {
     state: 'ACTIVE',
     running: false,
     pendingPermissions: 0,
+    pendingQuestions: 0,
     lastSeq: 0,
     createdAt: 1,
     updatedAt: 1,

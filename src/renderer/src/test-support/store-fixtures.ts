@@ -1,4 +1,4 @@
-import type { PermissionViewT, Result, SwitchResultT } from '../../../shared/contract';
+import type { PermissionViewT, QuestionViewT, Result, SwitchResultT } from '../../../shared/contract';
 import { alwaysOpen, type ConnectionMonitor } from '../api/connection';
 import { createAppStore } from '../store/app-store';
 import { bindApi } from '../store/bind-api';
@@ -19,8 +19,28 @@ export function permission(requestId: string, sessionId = SID, title = 'Edit fil
   };
 }
 
+/** A form question with a required email field and an optional secret one. */
+export function question(requestId: string, sessionId = SID): QuestionViewT {
+  return {
+    requestId,
+    sessionId,
+    question: {
+      mode: 'form',
+      message: 'Who are you?',
+      form: {
+        title: 'About you',
+        fields: [
+          { kind: 'text', name: 'email', label: 'Email', required: true, format: 'email', patternEnforced: false, secret: false, description: 'Where replies go' },
+          { kind: 'text', name: 'token', label: 'Token', required: false, patternEnforced: false, secret: true },
+        ],
+      },
+    },
+    createdAt: 1,
+  };
+}
+
 export function answer(over: Partial<SwitchResultT> = {}): SwitchResultT {
-  return { session: view(), running: false, lastSeq: 0, pendingPermissions: [], ...over };
+  return { session: view(), running: false, lastSeq: 0, pendingPermissions: [], pendingQuestions: [], ...over };
 }
 
 /**

@@ -24,6 +24,14 @@ describe('session header', () => {
     expect(renaming).not.toContain('<h1');
   });
 
+  it("offers Export… always and Fork only where the session's agent can fork", () => {
+    const plain = render(storeWith({ sessionsById: new Map([[SID, view()]]), currentSessionId: SID }), <SessionHeader />);
+    expect(plain).toContain('>Export…</button>');
+    expect(plain).not.toContain('>Fork</button>');
+    const forkable = render(storeWith({ sessionsById: new Map([[SID, view({ canFork: true })]]), currentSessionId: SID }), <SessionHeader />);
+    expect(forkable).toMatch(/<button type="button" class="button-secondary" title="[^"]+">Fork<\/button>/);
+  });
+
   it('stands in for a session whose create has not answered yet', () => {
     const html = render(storeWith({ currentSessionId: SID, creatingSessionId: SID }), <SessionHeader />);
     expect(html).toContain('Starting…');

@@ -59,6 +59,8 @@ export function SessionHeader() {
   const logOpen = useAppStore((s) => s.agentLog !== undefined && s.agentLog.sessionId === s.currentSessionId);
   const openAgentLog = useAppStore((s) => s.openAgentLog);
   const closeAgentLog = useAppStore((s) => s.closeAgentLog);
+  const forkSession = useAppStore((s) => s.forkSession);
+  const askExport = useAppStore((s) => s.askExport);
   if (!session) {
     // New session was clicked and the host has not answered yet.
     return creating ? (
@@ -101,6 +103,14 @@ export function SessionHeader() {
       <div className="session-header-actions">
         <button ref={renameButton} type="button" className="button-secondary" onClick={() => beginRename(session.id)}>
           Rename
+        </button>
+        {session.canFork ? (
+          <button type="button" className="button-secondary" title="A new session with this conversation so far" onClick={() => void forkSession(session.id)}>
+            Fork
+          </button>
+        ) : null}
+        <button type="button" className="button-secondary" onClick={() => askExport(session.id)}>
+          Export…
         </button>
         <button
           type="button"

@@ -6,9 +6,10 @@ import { FakeApi, SID, testDeps, view } from '../../test-support/fake-api';
 import { EntryMenu, entryMenuItems } from './entry-menu';
 
 describe('the context menu of a sidebar entry', () => {
-  it('offers Open in new window, Rename, Archive and Delete; Restore instead of Archive for an archived one', () => {
-    expect(entryMenuItems(view()).map((i) => i.label)).toEqual(['Open in new window', 'Rename', 'Archive', 'Delete…']);
-    expect(entryMenuItems(view({ archivedAt: 3 })).map((i) => i.label)).toEqual(['Open in new window', 'Rename', 'Restore', 'Delete…']);
+  it('offers Open in new window, Rename, Export…, Archive and Delete; Restore instead of Archive for an archived one; Fork where the agent can fork', () => {
+    expect(entryMenuItems(view()).map((i) => i.label)).toEqual(['Open in new window', 'Rename', 'Export…', 'Archive', 'Delete…']);
+    expect(entryMenuItems(view({ archivedAt: 3 })).map((i) => i.label)).toEqual(['Open in new window', 'Rename', 'Export…', 'Restore', 'Delete…']);
+    expect(entryMenuItems(view({ canFork: true })).map((i) => i.label)).toEqual(['Open in new window', 'Rename', 'Fork', 'Export…', 'Archive', 'Delete…']);
   });
 
   it('is a menu named after its session, with one menu item per action', () => {
@@ -21,6 +22,6 @@ describe('the context menu of a sidebar entry', () => {
       </StoreProvider>,
     );
     expect(html).toMatch(/^<div role="menu" aria-label="Session Fix the build"/);
-    expect(html.match(/role="menuitem"/g)).toHaveLength(4);
+    expect(html.match(/role="menuitem"/g)).toHaveLength(5);
   });
 });

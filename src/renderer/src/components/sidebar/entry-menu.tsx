@@ -3,13 +3,18 @@ import type { SessionViewT } from '../../../../shared/contract';
 import { useAppStore } from '../../store/context';
 import type { MenuRequest } from './session-entry';
 
-type EntryAction = 'open-window' | 'rename' | 'archive' | 'restore' | 'delete';
+type EntryAction = 'open-window' | 'rename' | 'fork' | 'export' | 'archive' | 'restore' | 'delete';
 
-/** What the menu of an entry offers, in order: Archive or Restore depending on where it is. */
-export function entryMenuItems(view: Pick<SessionViewT, 'archivedAt'>): { action: EntryAction; label: string }[] {
+/**
+ * What the menu of an entry offers, in order: Fork where its agent can fork it, Archive or
+ * Restore depending on where it is.
+ */
+export function entryMenuItems(view: Pick<SessionViewT, 'archivedAt' | 'canFork'>): { action: EntryAction; label: string }[] {
   return [
     { action: 'open-window', label: 'Open in new window' },
     { action: 'rename', label: 'Rename' },
+    ...(view.canFork ? [{ action: 'fork' as const, label: 'Fork' }] : []),
+    { action: 'export', label: 'Export…' },
     view.archivedAt === undefined ? { action: 'archive', label: 'Archive' } : { action: 'restore', label: 'Restore' },
     { action: 'delete', label: 'Delete…' },
   ];
@@ -26,6 +31,8 @@ export function EntryMenu({ request, onClose }: { request: MenuRequest; onClose:
   const archiveSession = useAppStore((s) => s.archiveSession);
   const restoreSession = useAppStore((s) => s.restoreSession);
   const askDelete = useAppStore((s) => s.askDelete);
+  const forkSession = useAppStore((s) => s.forkSession);
+  const askExport = useAppStore((s) => s.askExport);
   const menu = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -55,6 +62,10 @@ export function EntryMenu({ request, onClose }: { request: MenuRequest; onClose:
         return void openInNewWindow(id);
       case 'rename':
         return beginRename(id);
+      case 'fork':
+        return void forkSession(id);
+      case 'export':
+        return askExport(id);
       case 'archive':
         return void archiveSession(id);
       case 'restore':

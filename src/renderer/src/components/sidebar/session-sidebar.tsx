@@ -62,6 +62,32 @@ function useHeldOrder(order: readonly string[]) {
   };
 }
 
+/** `Import session…`: a JSON file an earlier `Export…` wrote, read back as a read-only session. */
+function ImportButton() {
+  const importSession = useAppStore((s) => s.importSession);
+  const picker = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" className="button-secondary" onClick={() => picker.current?.click()}>
+        Import session…
+      </button>
+      <input
+        ref={picker}
+        type="file"
+        accept=".json,application/json"
+        hidden
+        aria-label="Session file to import"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          // The same file can be chosen again after a refusal.
+          e.target.value = '';
+          if (file) void file.text().then((text) => importSession(file.name, text));
+        }}
+      />
+    </>
+  );
+}
+
 export function SessionSidebar({ onOpenSettings, onOpenShortcuts }: { onOpenSettings: () => void; onOpenShortcuts?: () => void }) {
   const order = useAppStore((s) => s.sessionOrder);
   const byId = useAppStore((s) => s.sessionsById);
@@ -165,6 +191,7 @@ export function SessionSidebar({ onOpenSettings, onOpenShortcuts }: { onOpenSett
           <button type="button" className="button-secondary" onClick={onOpenSettings}>
             Settings
           </button>
+          <ImportButton />
         </div>
         <input
           id={FILTER_ID}

@@ -29,11 +29,15 @@ function who(d: Decider): string {
   }
 }
 
+/** Who decided a request (a permission, a question) and why, e.g. `answered in window 2`. */
+export function describeDecider(decider: Decider, reason: string | undefined): string {
+  return `${who(decider)}${reason && decider.kind !== 'cancel' ? ` (${reason})` : ''}`;
+}
+
 /** One line: what was chosen and who decided, e.g. `Allow once — answered in window 2`. */
 export function describeResolution(r: PermissionResolution): string {
   const outcome = r.outcome === 'selected' ? (r.optionName ?? r.optionId ?? 'Answered') : 'Cancelled';
-  const reason = r.reason && r.decider.kind !== 'cancel' ? ` (${r.reason})` : '';
-  return `${outcome} — ${who(r.decider)}${reason}`;
+  return `${outcome} — ${describeDecider(r.decider, r.reason)}`;
 }
 
 const STATUS_LABEL: Record<ToolCallStatus, string> = {

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useState, type FormEvent } from 'react';
 import type { ErrorCode } from '../../../../shared/contract';
 import type { Row } from '../../store/slices/transcript/rows';
 import { useAppStore } from '../../store/context';
@@ -9,6 +9,9 @@ import { DiffView } from './tool-details';
 import { ToolCard } from './tool-card';
 import { AttachmentList } from '../attachments/attachment-chip';
 import { turnUsageText } from '../../lib/usage-format';
+import { hashFor } from '../../lib/address';
+import { sessionsSelectors } from '../../store/slices/sessions/selectors';
+import { QuestionRow } from '../questions/question-row';
 
 const ERROR_TITLE: Partial<Record<ErrorCode, string>> = {
   crash_loop: 'The agent keeps crashing',
@@ -90,6 +93,88 @@ function PermissionRow({ row }: { row: Extract<Row, { type: 'permission' }> }) {
   );
 }
 
+/**
+ * One of the person's messages. Where the session's agent can fork, `Edit and resend` opens it
+ * for editing; sending forks the session just before it (a new session with the conversation up
+ * to there) and sends the edited text there. The original stays as it was.
+ */
+function UserRow({ row }: { row: Extract<Row, { type: 'user' }> }) {
+  const canFork = useAppStore((s) => sessionsSelectors.currentSession(s)?.canFork === true);
+  const sessionId = useAppStore((s) => s.currentSessionId);
+  const editAndResend = useAppStore((s) => s.editAndResend);
+  const [draft, setDraft] = useState<string | undefined>(undefined);
+  const [sending, setSending] = useState(false);
+  const editable = canFork && row.seq !== undefined && !row.pending && sessionId !== undefined;
+  const send = (e?: FormEvent) => {
+    e?.preventDefault();
+    if (!editable || draft === undefined || draft.trim() === '' || sending) return;
+    setSending(true);
+    void editAndResend(sessionId, row.seq!, draft).then((sent) => {
+      setSending(false);
+      if (sent) setDraft(undefined);
+    });
+  };
+  return (
+    <div className={`row-user${row.pending ? ' is-pending' : ''}`}>
+      {draft !== undefined ? (
+        <form className="edit-resend" onSubmit={send}>
+          <textarea
+            aria-label="Edited message"
+            className="composer-input"
+            rows={3}
+            autoFocus
+            value={draft}
+            disabled={sending}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.nativeEvent.isComposing) return;
+              if (e.key === 'Enter' && !e.shiftKey) send(e);
+              else if (e.key === 'Escape') {
+                e.preventDefault();
+                // The composer's Escape stops a turn; this one only leaves the edit.
+                e.stopPropagation();
+                setDraft(undefined);
+              }
+            }}
+          />
+          <div className="edit-resend-bar">
+            <span className="muted small">Sends it in a fork of this session, before this message.</span>
+            <button type="submit" className="button-primary" disabled={sending || draft.trim() === ''}>
+              Send edited message
+            </button>
+            <button type="button" className="button-secondary" disabled={sending} onClick={() => setDraft(undefined)}>
+              Discard edit
+            </button>
+          </div>
+        </form>
+      ) : row.text !== '' ? (
+        <div className="bubble bubble-user">{row.text}</div>
+      ) : null}
+      {row.attachments ? <AttachmentList attachments={row.attachments} label="Attachments" /> : null}
+      {row.pending ? <span className="muted small">Sending…</span> : null}
+      {editable && draft === undefined && row.text !== '' ? (
+        <button type="button" className="link-button edit-resend-button" onClick={() => setDraft(row.text)}>
+          Edit and resend
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+function NoticeRow({ row }: { row: Extract<Row, { type: 'notice' }> }) {
+  return (
+    <p className="row-note">
+      {row.text}
+      {row.sessionId ? (
+        <>
+          {' '}
+          <a href={hashFor(row.sessionId)}>Open the original session</a>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
 export interface ThoughtState {
   isOpen(key: string): boolean;
   setOpen(key: string, open: boolean): void;
@@ -107,13 +192,7 @@ interface RowProps {
 export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: RowProps) {
   switch (row.type) {
     case 'user':
-      return (
-        <div className={`row-user${row.pending ? ' is-pending' : ''}`}>
-          {row.text !== '' ? <div className="bubble bubble-user">{row.text}</div> : null}
-          {row.attachments ? <AttachmentList attachments={row.attachments} label="Attachments" /> : null}
-          {row.pending ? <span className="muted small">Sending…</span> : null}
-        </div>
-      );
+      return <UserRow row={row} />;
     case 'agent':
       return (
         <div className="row-agent">
@@ -156,7 +235,9 @@ export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: 
     case 'permission':
       return <PermissionRow row={row} />;
     case 'notice':
-      return <p className="row-note">{row.text}</p>;
+      return <NoticeRow row={row} />;
+    case 'question':
+      return <QuestionRow row={row} />;
     case 'file':
       return <FileRow row={row} />;
     case 'unreadable':

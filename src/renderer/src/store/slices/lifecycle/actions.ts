@@ -1,3 +1,4 @@
+import type { ExportFormatT } from '../../../../../shared/contract';
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
 
@@ -21,6 +22,20 @@ export interface LifecycleActions {
   /** Rename from the sidebar or a shortcut: shows the session and opens its name for editing. */
   beginRename(sessionId: string): void;
   endRename(): void;
+  /** A new session with this one's transcript so far, forked by its agent; shown once made. */
+  forkSession(sessionId: string): Promise<void>;
+  /**
+   * Edit and resend: a fork before the message `beforeSeq`, shown, then `text` sent there. False
+   * (with a notice) when the fork was refused.
+   */
+  editAndResend(sessionId: string, beforeSeq: number, text: string): Promise<boolean>;
+  /** `Export…` asks which format first (one dialog, from the header or the sidebar). */
+  askExport(sessionId: string): void;
+  cancelExport(): void;
+  /** Writes the transcript as Markdown or JSON: through the save dialog (desktop) or as a download. */
+  exportSession(sessionId: string, format: ExportFormatT): Promise<void>;
+  /** Reads an exported JSON file back as a new read-only session, and shows it. */
+  importSession(fileName: string, text: string): Promise<void>;
   /** Delete asks first (one dialog, whichever control asked). */
   askDelete(sessionId: string): void;
   cancelDelete(): void;
@@ -98,6 +113,52 @@ export function createLifecycleActions(set: SetState, get: GetState, deps: Store
 
     endRename() {
       set({ renamingSessionId: undefined });
+    },
+
+    async forkSession(sessionId) {
+      const id = deps.newId();
+      const res = await api['sessions:fork']({ sessionId, id });
+      if (!res.ok) return get().pushNotice(`Could not fork the session: ${res.error.message}`);
+      get().upsertSession(res.value);
+      await get().switchSession(res.value.id);
+    },
+
+    async editAndResend(sessionId, beforeSeq, text) {
+      const res = await api['sessions:fork']({ sessionId, id: deps.newId(), beforeSeq });
+      if (!res.ok) {
+        get().pushNotice(`Could not fork the session to resend the message: ${res.error.message}`);
+        return false;
+      }
+      get().upsertSession(res.value);
+      await get().switchSession(res.value.id);
+      return get().sendPrompt(text);
+    },
+
+    askExport(sessionId) {
+      set({ exportAskedFor: sessionId });
+    },
+
+    cancelExport() {
+      set({ exportAskedFor: undefined });
+    },
+
+    async exportSession(sessionId, format) {
+      set({ exportAskedFor: undefined });
+      const res = await api['sessions:export']({ sessionId, format });
+      if (!res.ok) return get().pushNotice(`Could not export the session: ${res.error.message}`);
+      const result = res.value;
+      if (result.kind === 'saved') get().pushNotice(`Exported to ${result.path}`);
+      else if (result.kind === 'download') {
+        if (deps.download) deps.download(result.fileName, result.mimeType, result.text);
+        else get().pushNotice('This window cannot download files.');
+      }
+    },
+
+    async importSession(fileName, text) {
+      const res = await api['sessions:import']({ text, fileName });
+      if (!res.ok) return get().pushNotice(`Could not import ${fileName}: ${res.error.message}`);
+      get().upsertSession(res.value);
+      await get().switchSession(res.value.id);
     },
 
     askDelete(sessionId) {

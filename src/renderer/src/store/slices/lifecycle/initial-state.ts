@@ -13,6 +13,8 @@ export interface LifecycleState {
   renamingSessionId: string | undefined;
   /** The session whose Delete waits for the person's confirmation, if any. */
   deleteAskedFor: string | undefined;
+  /** The session whose `Export…` asks which format, if any. */
+  exportAskedFor: string | undefined;
   /**
    * The sessions the sidebar shows, top to bottom, as shown (filtered, collapsed groups left
    * out, held still under the pointer): what session 1–9 and next/previous go by.
@@ -24,5 +26,6 @@ export const lifecycleInitialState: LifecycleState = {
   signIn: undefined,
   renamingSessionId: undefined,
   deleteAskedFor: undefined,
+  exportAskedFor: undefined,
   sidebarVisible: [],
 };

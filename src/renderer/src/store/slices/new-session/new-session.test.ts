@@ -40,7 +40,7 @@ async function setup(recent: string[] = ['/work/app', '/work/lib']) {
     .handle('folders:recent', () => ok({ folders: recent }))
     .handle('folders:check', (req) => ok(checkOf(req.path)))
     .handle('sessions:create', (req) => ok(view({ id: req.id!, agentId: req.agentId ?? 'demo', cwd: req.cwd ?? '/home/me', createdAt: 5, updatedAt: 5 })))
-    .handle('sessions:switch', (req) => ok({ session: view({ id: req.sessionId }), running: false, lastSeq: 0, pendingPermissions: [] }))
+    .handle('sessions:switch', (req) => ok({ session: view({ id: req.sessionId }), running: false, lastSeq: 0, pendingPermissions: [], pendingQuestions: [] }))
     .handle('transcript:page', () => ok({ events: [], hasMore: false }));
   await store.getState().start();
   return { fake, store };

@@ -1,6 +1,7 @@
 import type { EventPayload, PermissionViewT } from '../../../../../shared/contract';
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
+import { PendingJournal, withoutKey } from '../../pending-journal';
 
 export interface PermissionsActions {
   setPendingPermissions(list: readonly PermissionViewT[]): void;
@@ -17,9 +18,6 @@ export interface PermissionsActions {
   applyPermissionsSnapshot(list: readonly PermissionViewT[], mark: number): void;
 }
 
-/** How many pushed permission changes are remembered for `applyPermissionsSnapshot`. */
-const JOURNAL_LIMIT = 500;
-
 /** Answers that mean "this request is gone": the dialog closes with a short notice. */
 const GONE_NOTICE: Partial<Record<string, string>> = {
   permission_answered: 'That request was already answered in another window.',
@@ -29,32 +27,17 @@ const GONE_NOTICE: Partial<Record<string, string>> = {
 };
 
 export function createPermissionsActions(set: SetState, get: GetState, deps: StoreDeps): PermissionsActions {
-  /** Pushed permission changes, by requestId, with the marker they were applied at. */
-  let pushCounter = 0;
-  const requestedAt = new Map<string, { at: number; request: PermissionViewT }>();
-  const resolvedAt = new Map<string, number>();
-  const note = <V,>(m: Map<string, V>, k: string, v: V): void => {
-    m.delete(k);
-    m.set(k, v);
-    if (m.size > JOURNAL_LIMIT) m.delete(m.keys().next().value as string);
-  };
-  const without = <K, V>(m: ReadonlyMap<K, V>, k: K): ReadonlyMap<K, V> => {
-    if (!m.has(k)) return m;
-    const next = new Map(m);
-    next.delete(k);
-    return next;
-  };
+  const journal = new PendingJournal<PermissionViewT>();
   const remove = (requestId: string): void => {
     const s = get();
     const answering = new Set(s.answeringPermissions);
     answering.delete(requestId);
     set({
-      pendingPermissions: without(s.pendingPermissions, requestId),
-      permissionErrors: without(s.permissionErrors, requestId),
+      pendingPermissions: withoutKey(s.pendingPermissions, requestId),
+      permissionErrors: withoutKey(s.permissionErrors, requestId),
       answeringPermissions: answering,
     });
   };
-
   return {
     setPendingPermissions(list) {
       set({
@@ -63,33 +46,23 @@ export function createPermissionsActions(set: SetState, get: GetState, deps: Sto
         permissionErrors: new Map(),
       });
     },
-
     permissionRequested(request) {
       if (request.sessionId !== get().currentSessionId) return;
-      note(requestedAt, request.requestId, { at: ++pushCounter, request });
+      journal.noteRequested(request);
       const next = new Map(get().pendingPermissions);
       next.set(request.requestId, request);
       set({ pendingPermissions: next });
     },
-
     permissionResolved({ requestId, sessionId }) {
       if (sessionId !== get().currentSessionId) return;
-      note(resolvedAt, requestId, ++pushCounter);
+      journal.noteResolved(requestId);
       remove(requestId);
     },
-
     permissionsMark() {
-      return pushCounter;
+      return journal.mark();
     },
-
     applyPermissionsSnapshot(list, mark) {
-      const sessionId = get().currentSessionId;
-      const gone = (id: string) => (resolvedAt.get(id) ?? 0) > mark;
-      const next = list.filter((p) => !gone(p.requestId));
-      const have = new Set(next.map((p) => p.requestId));
-      for (const [id, { at, request }] of requestedAt) {
-        if (at > mark && request.sessionId === sessionId && !have.has(id) && !gone(id)) next.push(request);
-      }
+      const next = journal.merge(list, mark, get().currentSessionId);
       // Keeps what is being answered (and its error) for requests that are still pending.
       const s = get();
       const pending = new Map(next.map((p) => [p.requestId, p]));
@@ -99,13 +72,12 @@ export function createPermissionsActions(set: SetState, get: GetState, deps: Sto
         permissionErrors: new Map([...s.permissionErrors].filter(([id]) => pending.has(id))),
       });
     },
-
     async answerPermission(requestId, optionId) {
       const request = get().pendingPermissions.get(requestId);
       if (!request || get().answeringPermissions.has(requestId)) return;
       set({
         answeringPermissions: new Set(get().answeringPermissions).add(requestId),
-        permissionErrors: without(get().permissionErrors, requestId),
+        permissionErrors: withoutKey(get().permissionErrors, requestId),
       });
       const res = await deps.api['permissions:answer']({ requestId, sessionId: request.sessionId, optionId });
       if (res.ok) {

@@ -1,21 +1,12 @@
 import type { PermissionViewT } from '../../../../../shared/contract';
 import type { AppState } from '../../app-store';
+import { stableValues } from '../../pending-journal';
 
-const EMPTY: readonly PermissionViewT[] = [];
-let lastMap: AppState['pendingPermissions'] | undefined;
-let lastList: readonly PermissionViewT[] = EMPTY;
-
-/** A stable array per map instance, so a component selecting it does not re-render in a loop. */
-function pendingList(s: AppState): readonly PermissionViewT[] {
-  if (s.pendingPermissions !== lastMap) {
-    lastMap = s.pendingPermissions;
-    lastList = s.pendingPermissions.size === 0 ? EMPTY : [...s.pendingPermissions.values()];
-  }
-  return lastList;
-}
+const pendingList = stableValues<PermissionViewT>();
 
 export const permissionsSelectors = {
-  pendingList,
+  /** A stable array per map instance, so a component selecting it does not re-render in a loop. */
+  pendingList: (s: AppState): readonly PermissionViewT[] => pendingList(s.pendingPermissions),
   isAnswering: (requestId: string) => (s: AppState) => s.answeringPermissions.has(requestId),
   errorFor: (requestId: string) => (s: AppState) => s.permissionErrors.get(requestId),
 };

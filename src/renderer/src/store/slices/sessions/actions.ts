@@ -38,6 +38,9 @@ export interface SessionsActions {
   resubscribe(): Promise<void>;
 }
 
+/** Where the pushes about pending requests stood when a switch was asked for. */
+type PendingMarks = { permissions: number; questions: number };
+
 /** Each attempt waits (bounded) for the link to come back, so this bounds the total wait. */
 const MAX_CREATE_ATTEMPTS = 10;
 
@@ -72,20 +75,22 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
    * after it was asked for (`mark`): a view with a later `updatedAt` stays, and so do permission
    * requests pushed (or resolved) since. Apply it as soon as it arrives.
    */
-  const applySwitchAnswer = (answer: SwitchResultT, mark: number): void => {
+  const applySwitchAnswer = (answer: SwitchResultT, mark: PendingMarks): void => {
     const known = get().sessionsById.get(answer.session.id);
     if (!isNewer(known, answer.session)) {
       const view: SessionViewT = {
         ...answer.session,
         running: answer.running,
         pendingPermissions: answer.pendingPermissions.length,
+        pendingQuestions: answer.pendingQuestions.length,
       };
       const byId = new Map(get().sessionsById);
       byId.set(view.id, view);
       set({ sessionsById: byId, ...(moves(known, view) ? { sessionOrder: newestFirst(byId) } : {}) });
     }
     if (get().currentSessionId === answer.session.id) {
-      get().applyPermissionsSnapshot(answer.pendingPermissions, mark);
+      get().applyPermissionsSnapshot(answer.pendingPermissions, mark.permissions);
+      get().applyQuestionsSnapshot(answer.pendingQuestions, mark.questions);
     }
     if (answer.availableCommands) get().commandsSeen(answer.session.id, answer.lastSeq, answer.availableCommands);
     if (answer.controls) get().receiveControls({ sessionId: answer.session.id, controls: answer.controls });
@@ -97,10 +102,10 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
    * and still watching `from` (dropped only on success): both are detached unless the window
    * has asked to watch them since.
    */
-  const requestSwitch = (sessionId: string): { mark: number; answer: ReturnType<Api['sessions:switch']> } => {
+  const requestSwitch = (sessionId: string): { mark: PendingMarks; answer: ReturnType<Api['sessions:switch']> } => {
     const from = watched;
     watched = sessionId;
-    const mark = get().permissionsMark();
+    const mark = { permissions: get().permissionsMark(), questions: get().questionsMark() };
     const answer = api['sessions:switch'](
       from && from !== sessionId ? { sessionId, fromSessionId: from } : { sessionId },
     ).then((res) => {
@@ -174,6 +179,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     if (back !== undefined) leave(back);
     set({ currentSessionId: id, creatingSessionId: id, switchError: undefined, sendError: undefined });
     get().setPendingPermissions([]);
+    get().setPendingQuestions([]);
     let settle!: (error: WireError | undefined) => void;
     creating.set(id, new Promise((resolve) => (settle = resolve)));
     // Its outcome shows in the store: the session, or a notice and the view the window had.
@@ -211,6 +217,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     if (from !== undefined && from !== sessionId) leave(from);
     set({ currentSessionId: sessionId, switchError: undefined, sendError: undefined });
     get().setPendingPermissions([]);
+    get().setPendingQuestions([]);
     await loadSwitched(sessionId, token, atSeq);
   };
 

@@ -18,6 +18,7 @@ const REASON_TEXT: Record<StateReason, string> = {
   resumed: 'The agent picked up the session where it left off',
   loaded: 'The agent reloaded the session from its history',
   recreated: 'The agent could not restore the session, so a new one continues the conversation',
+  forked: 'The agent started it as a fork of another session',
   watched: 'Shown in a window',
   unwatched: 'Running in the background: no window shows it',
   closed_by_user: 'Closed by you',
@@ -30,6 +31,7 @@ const REASON_TEXT: Record<StateReason, string> = {
   start_failed: 'The agent started but could not open a session: see the error, then press Retry',
   auth_required: 'The agent needs you to sign in before it starts: choose a sign-in method',
   agent_unavailable: "The agent's command could not be started: fix it in Settings, then press Retry",
+  imported: 'Imported from an exported file: a read-only copy with no agent session',
 };
 
 /** ENDED for these reasons: the agent never started, so the session is not asleep and a message does not wake it. */
@@ -71,6 +73,7 @@ const ERROR_REASONS: ReadonlySet<StateReason> = new Set<StateReason>(['agent_exi
  */
 function entryState(view: SessionViewT, currentSessionId: string | undefined): { label: string; tone: EntryTone } {
   if (needsPermission(view, currentSessionId) || (view.pendingPermissions > 0 && view.running)) return { label: 'Waiting for permission', tone: 'attention' };
+  if (view.pendingQuestions > 0 && (view.id !== currentSessionId || view.running)) return { label: 'Waiting for your answer', tone: 'attention' };
   if (view.running) return { label: 'Running', tone: 'running' };
   if (view.state === 'ENDED') {
     if (view.stateReason === 'auth_required') return { label: 'Needs sign-in', tone: 'attention' };

@@ -15,6 +15,7 @@ import type {
   TurnStopReason,
   TurnUsage,
 } from '../../../../../shared/contract';
+import type { ElicitationQuestionT } from '../../../../../shared/elicitation';
 
 export interface ToolCallState {
   toolCallId: string;
@@ -43,9 +44,13 @@ export interface PermissionResolution {
   reason: string | undefined;
 }
 
+/** How a question from the agent was answered (its answer as the transcript keeps it: secrets masked). */
+export type QuestionAnswer = Omit<EventOf<'question_answered'>['payload'], 'requestId'>;
+
 /** One visual row of the transcript; `key` stays stable while the row grows. */
 export type Row =
-  | { type: 'user'; key: string; text: string; pending: boolean; attachments?: readonly AttachmentRecord[] }
+  /** `seq`: the stored message's (absent while it is being sent): a fork point for Edit and resend. */
+  | { type: 'user'; key: string; text: string; pending: boolean; attachments?: readonly AttachmentRecord[]; seq?: number }
   | { type: 'agent'; key: string; text: string }
   | { type: 'thought'; key: string; text: string }
   | { type: 'tool'; key: string; call: ToolCallState }
@@ -62,7 +67,17 @@ export type Row =
       toolKind: ToolKind | undefined;
       resolution: PermissionResolution | undefined;
     }
-  | { type: 'notice'; key: string; text: string }
+  | {
+      type: 'question';
+      key: string;
+      requestId: string;
+      question: ElicitationQuestionT;
+      answer: QuestionAnswer | undefined;
+      /** A URL question whose page the agent said is done with (`elicitation/complete`). */
+      completed: boolean;
+    }
+  /** `sessionId`: a session the notice links to (a fork's parent). */
+  | { type: 'notice'; key: string; text: string; sessionId?: string }
   /** The agent wrote a file through Switchboard: the diff where it was small enough to keep. */
   | { type: 'file'; key: string; written: EventOf<'file_written'>['payload'] }
   /** A stored event this version cannot read: shown, so the transcript never hides a gap. */
@@ -200,6 +215,7 @@ export class RowGrouper {
   private touched: number | undefined;
   private toolIndex = new Map<string, number>();
   private permissionIndex = new Map<string, number>();
+  private questionIndex = new Map<string, number>();
   /** Which tool row embeds each terminal (its final output folds into that row). */
   private terminalIndex = new Map<string, number>();
   private planIndex: number | undefined;
@@ -250,6 +266,7 @@ export class RowGrouper {
     this.rowOf = [];
     this.toolIndex = new Map();
     this.permissionIndex = new Map();
+    this.questionIndex = new Map();
     this.terminalIndex = new Map();
     this.planIndex = undefined;
     this.open = undefined;
@@ -290,6 +307,7 @@ export class RowGrouper {
           key: `user-${e.seq}`,
           text: e.payload.text,
           pending: false,
+          seq: e.seq,
           ...(e.payload.attachments?.length ? { attachments: e.payload.attachments } : {}),
         });
         break;
@@ -372,8 +390,26 @@ export class RowGrouper {
         break;
       }
       case 'notice':
-        this.push({ type: 'notice', key: `notice-${e.seq}`, text: e.payload.text });
+        this.push({ type: 'notice', key: `notice-${e.seq}`, text: e.payload.text, ...(e.payload.sessionId ? { sessionId: e.payload.sessionId } : {}) });
         break;
+      case 'question_asked': {
+        const { requestId, question } = e.payload;
+        this.questionIndex.set(requestId, this.push({ type: 'question', key: `question-${e.seq}`, requestId, question, answer: undefined, completed: false }));
+        break;
+      }
+      case 'question_answered':
+      case 'question_completed': {
+        // An answer or completion whose question is on an older page (not loaded) shows nothing.
+        const at = this.questionIndex.get(e.payload.requestId);
+        const prev = at === undefined ? undefined : this.rows[at];
+        if (at === undefined || prev?.type !== 'question') break;
+        if (e.kind === 'question_completed') this.replace(at, { ...prev, completed: true });
+        else {
+          const { requestId: _id, ...answer } = e.payload;
+          this.replace(at, { ...prev, answer });
+        }
+        break;
+      }
       case 'unreadable':
         this.push({ type: 'unreadable', key: `unreadable-${e.seq}`, storedKind: e.payload.storedKind });
         break;

@@ -9,7 +9,7 @@ import { ev, FakeApi, flush, range, SID, testDeps, view } from '../../../test-su
 const ok = <T,>(value: T): Result<T> => ({ ok: true, value });
 
 function answer(lastSeq: number): SwitchResultT {
-  return { session: view({ lastSeq }), running: false, lastSeq, pendingPermissions: [] };
+  return { session: view({ lastSeq }), running: false, lastSeq, pendingPermissions: [], pendingQuestions: [] };
 }
 
 /** A session whose host holds seqs 1..`newest`, with a window that keeps at most `cap`. */

@@ -1,0 +1,107 @@
+/**
+ * Large data folders for the archive figures, written straight into SQLite (the store's own
+ * schema, through `Store.open` and its migrations) into a cache dir outside the repository and
+ * reused by later runs: millions of events take a minute this way.
+ *
+ * Rows are written raw, not through `EventLog`, so they are not in the search index. With
+ * `backfill`, each session is marked for the search backfill (`search_backfill`, as migration
+ * 0007 marks the sessions of an archive written before search existed): a host that opens a
+ * copy indexes them in the background. Without it, nothing is pending and search simply finds
+ * nothing in them; opening the folder reads neither.
+ */
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { seededRandom } from '../../src/agents/demo/markdown-doc';
+import { dataPaths } from '../../src/main/datadir/paths';
+import { Store } from '../../src/main/store/store';
+
+export interface ArchiveSpec {
+  /** Part of the cache dir's name. */
+  name: string;
+  sessions: number;
+  eventsPerSession: number;
+  backfill: boolean;
+}
+
+export interface Archive {
+  dataDir: string;
+  sessions: number;
+  events: number;
+  bytes: number;
+}
+
+const WORDS = ['session', 'broker', 'window', 'store', 'event', 'prompt', 'cache', 'index', 'render', 'stream', 'agent', 'build', 'test', 'file', 'change', 'review', 'merge', 'deploy', 'config', 'error'];
+
+/** The cached archive for `spec`, written first if it is not there (or was left half written). */
+export function archive(spec: ArchiveSpec, progress: (message: string) => void): Archive {
+  const dataDir = join(tmpdir(), `switchboard-bench-archive-${spec.name}-v1`);
+  const done = join(dataDir, 'archive-done.json');
+  if (existsSync(done)) return { dataDir, ...(JSON.parse(readFileSync(done, 'utf8')) as Omit<Archive, 'dataDir'>) };
+  rmSync(dataDir, { recursive: true, force: true });
+  const written = writeArchive(dataDir, spec, progress);
+  writeFileSync(done, JSON.stringify({ sessions: written.sessions, events: written.events, bytes: written.bytes }));
+  return written;
+}
+
+/** A throwaway copy of an archive's data folder (a backfill changes it); `cleanup` removes it. */
+export function copyArchive(source: Archive): { path: string; cleanup(): void } {
+  const path = mkdtempSync(join(tmpdir(), 'switchboard-bench-copy-'));
+  for (const name of readdirSync(source.dataDir)) {
+    if (name.startsWith('switchboard.db')) copyFileSync(join(source.dataDir, name), join(path, name));
+  }
+  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+function writeArchive(dataDir: string, spec: ArchiveSpec, progress: (message: string) => void): Archive {
+  const paths = dataPaths(dataDir);
+  mkdirSync(paths.logs, { recursive: true });
+  const store = Store.open(paths.database);
+  const rand = seededRandom(spec.sessions * 31 + spec.eventsPerSession);
+  const sentence = (n: number): string => {
+    let s = '';
+    for (let i = 0; i < n; i++) s += (i ? ' ' : '') + WORDS[Math.floor(rand() * WORDS.length)]!;
+    return `${s}.`;
+  };
+  const insert = store.db.prepare('INSERT INTO events (session_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)');
+  const finish = store.db.prepare('UPDATE sessions SET last_seq = ?, last_activity_at = ?, updated_at = ? WHERE id = ?');
+  const mark = store.db.prepare('INSERT INTO search_backfill (session_id, upto_seq, last_activity_at) VALUES (?, ?, ?)');
+  const base = Date.now() - spec.sessions * 60_000;
+  let events = 0;
+  let bytes = 0;
+  const started = Date.now();
+  const writeSession = store.db.transaction((i: number) => {
+    const id = randomUUID();
+    const at = base + i * 60_000;
+    store.sessions.insert({ id, agent_id: 'demo', cwd: dataDir, state: 'ENDED' }, at);
+    store.sessions.setTitle(id, `Archived session ${i + 1}: ${sentence(3)}`, at);
+    let seq = 0;
+    while (seq < spec.eventsPerSession) {
+      const clientMessageId = randomUUID();
+      const turn = [
+        ['user_message', { text: `${sentence(6 + Math.floor(rand() * 10))}?`, clientMessageId }],
+        ['agent_message', { text: `${sentence(30 + Math.floor(rand() * 60))}\n\n${sentence(20 + Math.floor(rand() * 40))}` }],
+        ['turn_ended', { stopReason: 'end_turn', clientMessageId }],
+      ] as const;
+      for (const [kind, payload] of turn) {
+        if (seq >= spec.eventsPerSession) break;
+        const json = JSON.stringify(payload);
+        insert.run(id, ++seq, kind, json, at);
+        bytes += json.length;
+      }
+    }
+    finish.run(seq, at, at, id);
+    if (spec.backfill) mark.run(id, seq, at);
+    events += seq;
+  });
+  try {
+    for (let i = 0; i < spec.sessions; i++) {
+      writeSession(i);
+      if (i % Math.ceil(spec.sessions / 10) === 0 && i > 0) progress(`archive ${spec.name}: ${i} of ${spec.sessions} sessions written (${Math.round((Date.now() - started) / 1000)} s)`);
+    }
+    return { dataDir, sessions: spec.sessions, events, bytes };
+  } finally {
+    store.dispose();
+  }
+}

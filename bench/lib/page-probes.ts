@@ -1,0 +1,171 @@
+/**
+ * What a window measurement watches inside the page: long tasks (with proof that the observer
+ * works), the moment a text is painted on screen, and the page's heap. Page code is passed as
+ * strings: tsx rewrites named functions with a helper the page does not have.
+ */
+import type { Page } from '@playwright/test';
+
+export const LONG_TASK_MS = 50;
+/** The deliberate task each page runs to prove the observer reports long tasks. */
+const PROOF_TASK_MS = 120;
+
+export interface LongTask {
+  start: number;
+  duration: number;
+}
+
+declare global {
+  interface Window {
+    __bench?: { tasks: LongTask[]; observer: PerformanceObserver; proofs: { start: number; end: number }[] };
+    __benchEnd?: { seenAt?: number; paintedAt?: number; stop?: boolean };
+  }
+}
+
+/** Starts recording long tasks in the page (idempotent). */
+export async function watchLongTasks(page: Page): Promise<void> {
+  await page.evaluate(`(() => {
+    if (window.__bench) return;
+    const state = { tasks: [], proofs: [] };
+    state.observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) state.tasks.push({ start: e.startTime, duration: e.duration });
+    });
+    state.observer.observe({ type: 'longtask' });
+    window.__bench = state;
+  })()`);
+}
+
+/**
+ * Runs a deliberate ${PROOF_TASK_MS} ms task in the page and waits until the observer reports
+ * it; throws if it never does. A run whose observer reports nothing would otherwise read as
+ * "no long task" and pass. The proof's own task is left out of every figure (see `tasksBetween`).
+ */
+export async function proveLongTasks(page: Page): Promise<void> {
+  await watchLongTasks(page);
+  const seen = await page.evaluate(`new Promise((resolve) => {
+    const state = window.__bench;
+    setTimeout(() => {
+      const start = performance.now();
+      while (performance.now() - start < ${PROOF_TASK_MS}) {}
+      const end = performance.now();
+      state.proofs.push({ start, end });
+      const deadline = end + 3000;
+      const check = () => {
+        const hit = state.tasks.some((t) => t.duration >= ${PROOF_TASK_MS} - 5 && t.start <= start + 1 && t.start + t.duration >= end - 1);
+        if (hit || performance.now() > deadline) resolve(hit);
+        else setTimeout(check, 50);
+      };
+      setTimeout(check, 0);
+    }, 0);
+  })`);
+  if (seen !== true) throw new Error(`the long-task observer did not report a deliberate ${PROOF_TASK_MS} ms task: long-task figures cannot be trusted`);
+}
+
+/** Page time now (performance.now in the page). */
+export const pageNow = (page: Page): Promise<number> => page.evaluate('performance.now()') as Promise<number>;
+
+/** Long tasks that started in [from, to) of page time, the proof tasks left out. */
+export async function tasksBetween(page: Page, from: number, to: number): Promise<LongTask[]> {
+  const { tasks, proofs } = (await page.evaluate('({ tasks: window.__bench.tasks, proofs: window.__bench.proofs })')) as { tasks: LongTask[]; proofs: { start: number; end: number }[] };
+  const isProof = (t: LongTask): boolean => proofs.some((p) => t.start <= p.start + 1 && t.start + t.duration >= p.end - 1);
+  return tasks.filter((t) => t.start >= from && t.start < to && !isProof(t));
+}
+
+export const longest = (tasks: readonly LongTask[]): number => tasks.reduce((m, t) => Math.max(m, t.duration), 0);
+/** Total blocking time: the part of each long task over 50 ms. */
+export const blocking = (tasks: readonly LongTask[]): number => tasks.reduce((sum, t) => sum + Math.max(0, t.duration - LONG_TASK_MS), 0);
+
+/**
+ * Page code: whether `needle` is in one of the last text nodes of the transcript and on screen.
+ * Walks back from the end of the log over at most 60 text nodes, so a check costs the same
+ * however long the transcript is (the answer's end is the last thing in it, or close to it).
+ */
+export const END_ON_SCREEN = `(needle) => {
+  const log = document.querySelector('[role="log"]');
+  if (!log) return false;
+  const walker = document.createTreeWalker(log, NodeFilter.SHOW_TEXT);
+  let last = log;
+  while (last.lastChild) last = last.lastChild;
+  walker.currentNode = last;
+  let n = last.nodeType === Node.TEXT_NODE ? last : walker.previousNode();
+  const view = log.getBoundingClientRect();
+  for (let i = 0; n && i < 60; i++, n = walker.previousNode()) {
+    if (!n.textContent.includes(needle)) continue;
+    const box = n.parentElement.getBoundingClientRect();
+    return box.height > 0 && box.top < view.bottom && box.bottom > view.top;
+  }
+  return false;
+}`;
+
+/**
+ * From now on, checks every frame whether `needle` is on screen at the end of the transcript;
+ * `paintedAt` (wall clock, Date.now in the page) is taken in the frame after the one that showed
+ * it, i.e. once that frame was painted.
+ */
+export async function watchEnd(page: Page, needle: string): Promise<void> {
+  await page.evaluate(`(() => {
+    const onScreen = ${END_ON_SCREEN};
+    const state = {};
+    window.__benchEnd = state;
+    const check = () => {
+      if (state.stop) return;
+      if (state.seenAt !== undefined) {
+        state.paintedAt = Date.now();
+        state.paintedAtPage = performance.now();
+        return;
+      }
+      if (onScreen(${JSON.stringify(needle)})) state.seenAt = performance.now();
+      requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  })()`);
+}
+
+export interface EndSeen {
+  /** Wall clock (ms since the epoch) of the frame after the one that showed the end. */
+  paintedAt: number;
+  /** The same moment in page time. */
+  paintedAtPage: number;
+}
+
+export async function endPainted(page: Page, timeoutMs: number): Promise<EndSeen> {
+  await page.waitForFunction(() => window.__benchEnd?.paintedAt !== undefined, undefined, { timeout: timeoutMs, polling: 250 });
+  return (await page.evaluate('({ paintedAt: window.__benchEnd.paintedAt, paintedAtPage: window.__benchEnd.paintedAtPage })')) as EndSeen;
+}
+
+/**
+ * Arms a probe: from the next `trigger` (a click, or Enter) to the frame after the one that shows
+ * `needle` at the end of the transcript. Read it with `probeMs`.
+ */
+export async function armProbe(page: Page, trigger: 'click' | 'keydown', needle: string): Promise<void> {
+  await page.evaluate(`(() => {
+    const onScreen = ${END_ON_SCREEN};
+    window.__probe = new Promise((resolve) => {
+      let t0 = -1;
+      let seen = false;
+      document.addEventListener(${JSON.stringify(trigger)}, (e) => {
+        if (t0 < 0 && (e.type === 'click' || e.key === 'Enter')) t0 = performance.now();
+      }, { capture: true });
+      const tick = () => {
+        if (seen) return resolve(performance.now() - t0);
+        if (t0 >= 0 && onScreen(${JSON.stringify(needle)})) seen = true;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+  })()`);
+}
+
+export const probeMs = (page: Page): Promise<number> => page.evaluate('window.__probe') as Promise<number>;
+
+/** The page's JS heap in bytes, after a full garbage collection and before it. */
+export async function pageHeap(page: Page): Promise<{ afterGc: number; beforeGc: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const before = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+    await cdp.send('HeapProfiler.collectGarbage');
+    const after = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+    return { afterGc: after.usedSize, beforeGc: before.usedSize };
+  } finally {
+    await cdp.detach();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Runs benchmark groups and turns what they report into a verdict and an exit code. A group
+ * that throws leaves every metric it was asked for as an error ("not measured"), and so does a
+ * group that returns without one of them: a figure that could not be taken never reads as 0
+ * or as met. The run goes on with the next group, so one broken figure does not hide the rest.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { USAGE, type BenchArgs } from './args';
+import { compare, outcomeOf, parseStoredRun, storedRun, summary, table, verdict, type Outcome } from './report';
+import { fmt } from './stats';
+import { isMetricError, type BenchContext, type BenchGroup, type Metric, type MetricError, type ScalingPoint } from './types';
+
+export interface RunnerIo {
+  out(line: string): void;
+  err(line: string): void;
+  machine(): unknown;
+  command: string;
+}
+
+export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);
+
+/** Runs what `args` asks for; resolves with the exit code (0 all met, 1 otherwise, 2 usage). */
+export async function runBench(groups: readonly BenchGroup[], args: BenchArgs, io: RunnerIo): Promise<number> {
+  const all = groups.flatMap((g) => g.names);
+  const unknown = [...(args.only ?? []), ...Object.keys(args.targets)].filter((n) => !all.includes(n));
+  if (unknown.length > 0) {
+    io.err(`unknown metric(s): ${unknown.join(', ')}\nknown: ${all.join(', ')}\n${USAGE}`);
+    return 2;
+  }
+  let old;
+  if (args.compare) {
+    try {
+      old = parseStoredRun(readFileSync(args.compare, 'utf8'), args.compare);
+    } catch (err) {
+      io.err(`--compare: ${errorText(err)}`);
+      return 2;
+    }
+  }
+  const wanted = new Set(args.only ?? all);
+  const scaling: ScalingPoint[] = [];
+  const ctx: BenchContext = {
+    quick: args.quick,
+    scaling: args.scaling,
+    wants: (name) => wanted.has(name),
+    progress: (message) => io.err(`  · ${message}`),
+    point: (p) => scaling.push(p),
+  };
+  const started = performance.now();
+  const outcomes: Outcome[] = [];
+  for (const group of groups) {
+    const names = group.names.filter((n) => wanted.has(n));
+    if (names.length === 0) continue;
+    io.err(names.join(', '));
+    let metrics: (Metric | MetricError)[] = [];
+    let failure: string | undefined;
+    try {
+      metrics = await group.run(ctx);
+    } catch (err) {
+      failure = errorText(err);
+      io.err(`  ! ${failure}`);
+      if (err instanceof Error && err.stack) io.err(err.stack.split('\n').slice(1, 6).join('\n'));
+    }
+    for (const name of names) {
+      const m = metrics.find((x) => x.name === name);
+      if (!m) {
+        outcomes.push({ name, status: 'error', error: failure ?? 'not measured: the group returned no figure for it' });
+        continue;
+      }
+      if (isMetricError(m)) {
+        outcomes.push({ name, status: 'error', error: m.error });
+        continue;
+      }
+      const target = args.targets[name];
+      outcomes.push(outcomeOf(target === undefined ? m : { ...m, target, detail: `${m.detail ? `${m.detail}; ` : ''}target set by --target` }));
+    }
+  }
+  const changes = old ? compare(outcomes, old) : undefined;
+  const v = verdict(outcomes, changes);
+  for (const line of table(outcomes, changes)) io.out(line);
+  if (scaling.length > 0) {
+    io.out('\nscaling');
+    for (const p of scaling) io.out(`  ${p.series.padEnd(30)} ${p.size.padEnd(14)} ${fmt(p.value).padStart(10)} ${p.unit}`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  io.out(`\n${args.quick ? 'quick run (small sizes, not comparable with a full run), ' : ''}${seconds.toFixed(0)} s`);
+  io.out(summary(v, outcomes.length));
+  if (args.out) {
+    const json = storedRun(outcomes, { machine: io.machine(), command: io.command, quick: args.quick, seconds, scaling, verdict: v, targetsOverridden: args.targets });
+    writeFileSync(args.out, JSON.stringify(json, null, 2) + '\n');
+  }
+  return v.exitCode;
+}

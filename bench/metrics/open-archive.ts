@@ -1,0 +1,115 @@
+/**
+ * open_ms_10k_sessions — the window opened on a data folder of 10,000 sessions and 5,000,000
+ * events (bench/lib/archive.ts): navigation start → the frame after the first one that shows a
+ * session entry in the sidebar, median of reloads;
+ * sidebar_scroll_longest_task_ms_10k — that sidebar scrolled from its first entry to its last,
+ * one viewport a frame: the longest task meanwhile (the long-task observer proved first).
+ */
+import type { Page } from '@playwright/test';
+import { archive } from '../lib/archive';
+import { launchBrowser } from '../lib/browser';
+import { startHost } from '../lib/host';
+import { longest, pageNow, proveLongTasks, tasksBetween } from '../lib/page-probes';
+import { medianOf } from '../lib/stats';
+import type { BenchContext, BenchGroup, Metric } from '../lib/types';
+
+/** In every new document: the first frame with a session entry on screen, then the one after it. */
+const FIRST_PAINT = `(() => {
+  const tick = () => {
+    if (window.__sidebarSeenAt !== undefined) {
+      window.__sidebarPaintedAt = performance.now();
+      return;
+    }
+    const entry = document.querySelector('nav[aria-label="Sessions"] [data-session-id]');
+    if (entry) {
+      const box = entry.getBoundingClientRect();
+      if (box.height > 0 && box.bottom > 0 && box.top < innerHeight && (entry.textContent ?? '').trim() !== '') window.__sidebarSeenAt = performance.now();
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})()`;
+
+async function firstPaint(page: Page): Promise<number> {
+  await page.waitForFunction(() => (window as { __sidebarPaintedAt?: number }).__sidebarPaintedAt !== undefined, undefined, { timeout: 60_000 });
+  return (await page.evaluate('window.__sidebarPaintedAt')) as number;
+}
+
+/** Scrolls the sidebar's list one viewport a frame until it stops moving. */
+async function scrollSidebar(page: Page): Promise<{ frames: number; ms: number; height: number }> {
+  return (await page.evaluate(
+    `new Promise((resolve, reject) => {
+      const nav = document.querySelector('nav[aria-label="Sessions"]');
+      const all = [nav, ...nav.querySelectorAll('*')];
+      const list = all.find((el) => el.scrollHeight > el.clientHeight + 1 && /(auto|scroll)/.test(getComputedStyle(el).overflowY));
+      if (!list) return reject(new Error('the sidebar has nothing to scroll'));
+      list.scrollTop = 0;
+      const start = performance.now();
+      let frames = 0;
+      let still = 0;
+      const step = () => {
+        frames++;
+        const before = list.scrollTop;
+        list.scrollTop = before + list.clientHeight;
+        still = list.scrollTop === before ? still + 1 : 0;
+        if (still >= 5) return resolve({ frames, ms: performance.now() - start, height: list.scrollHeight });
+        requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    })`,
+  )) as { frames: number; ms: number; height: number };
+}
+
+export const openArchive: BenchGroup = {
+  names: ['open_ms_10k_sessions', 'sidebar_scroll_longest_task_ms_10k'],
+
+  async run(ctx: BenchContext): Promise<Metric[]> {
+    const sessions = ctx.quick ? 1_000 : 10_000;
+    const eventsPerSession = 500;
+    const data = archive({ name: `${sessions}x${eventsPerSession}`, sessions, eventsPerSession, backfill: false }, ctx.progress);
+    const label = `${data.sessions.toLocaleString('en')} sessions, ${data.events.toLocaleString('en')} events (${Math.round(data.bytes / 2 ** 20)} MiB of payloads)`;
+    const t0 = performance.now();
+    const host = await startHost([], data.dataDir);
+    const hostMs = performance.now() - t0;
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.addInitScript(FIRST_PAINT);
+      const reps = ctx.quick ? 3 : 7;
+      const { median, all } = await medianOf(1, reps, async (rep) => {
+        if (rep === -1) await page.goto(host.serve.url);
+        else await page.reload();
+        return firstPaint(page);
+      });
+      const metrics: Metric[] = [
+        {
+          name: 'open_ms_10k_sessions',
+          value: median,
+          unit: 'ms',
+          target: 300,
+          better: 'lower',
+          detail: `${label}; navigation → first sidebar entry painted, median of ${reps} loads (max ${Math.max(...all).toFixed(0)}); host start on it ${hostMs.toFixed(0)} ms`,
+        },
+      ];
+      if (ctx.wants('sidebar_scroll_longest_task_ms_10k')) {
+        await proveLongTasks(page);
+        const from = await pageNow(page);
+        const scrolled = await scrollSidebar(page);
+        const tasks = await tasksBetween(page, from, await pageNow(page));
+        await proveLongTasks(page);
+        metrics.push({
+          name: 'sidebar_scroll_longest_task_ms_10k',
+          value: longest(tasks),
+          unit: 'ms',
+          target: 50,
+          better: 'lower',
+          detail: `${label}; top → bottom (${scrolled.height.toLocaleString('en')} px) one viewport a frame, ${scrolled.frames} frames in ${(scrolled.ms / 1000).toFixed(1)} s, ${tasks.length} long tasks`,
+        });
+      }
+      return metrics;
+    } finally {
+      await browser.close();
+      await host.stop();
+    }
+  },
+};

@@ -1,0 +1,260 @@
+/**
+ * `node --import tsx bench/profile.ts SCENARIO [ARGS]`: CPU profiles of the figures that miss,
+ * to see where the time goes. Prints the top functions by self and total time and where the
+ * .cpuprofile files are (open them in Chrome DevTools' Performance panel).
+ *
+ *   stream PROFILE KB [CHARS] [--after] [--trace]
+ *                                        the page while `/markdown KB 200 PROFILE` streams (and
+ *                                        while the finished answer is reopened, with --after;
+ *                                        style/layout/paint from a Chrome trace, with --trace),
+ *                                        on a renderer built unminified so names are readable
+ *   ingest SESSIONS [TOTAL] [--agents]   the host (`serve` under node --cpu-prof) while TOTAL
+ *                                        events (default 100,000) flood SESSIONS sessions at once,
+ *                                        and the CPU each process used; --agents profiles the
+ *                                        agent processes too
+ *   backfill                             the host while it indexes the backfill archive
+ *   open                                 the page loading on the 10,000-session archive
+ *   first-text                           the page, Enter → first text, 9 new sessions in a row
+ *   ready                                `serve` from spawn to its ready line
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { build } from 'vite';
+import { archive, copyArchive } from './lib/archive';
+import { launchBrowser, newSession, openWindow, sendPrompt } from './lib/browser';
+import { summarise, type CpuProfile } from './lib/cpu-profile';
+import { traceLines } from './lib/trace';
+import { liveSession, promptTurn } from './lib/host';
+import { armProbe, probeMs } from './lib/page-probes';
+import { startProbedServe } from './lib/probed-serve';
+import { BenchClient } from './lib/ws-client';
+import { startServe, tempDataDir } from '../e2e/support/serve';
+import { measureStream, startProfiler } from './stream-window';
+import type { MarkdownProfile } from '../src/agents/demo/markdown-turn';
+import type { SearchProgressT } from '../src/shared/contract';
+import { writeFileSync } from 'node:fs';
+
+const root = resolve(import.meta.dirname, '..');
+const out = mkdtempSync(join(tmpdir(), 'switchboard-profile-'));
+const read = (file: string): CpuProfile => JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+const print = (title: string, file: string, filter?: Parameters<typeof summarise>[2]): void => {
+  console.log(`\n== ${title}\n${summarise(read(file), 30, filter).join('\n')}\nfile: ${file}`);
+};
+
+/** The renderer built like `npm run build` but unminified, into a temp dir `serve` is pointed at. */
+async function unminifiedRenderer(): Promise<string> {
+  const dir = join(out, 'renderer');
+  await build({
+    configFile: false,
+    root: join(root, 'src/renderer'),
+    plugins: [react()],
+    logLevel: 'warn',
+    build: { outDir: dir, emptyOutDir: true, minify: false, rolldownOptions: { input: join(root, 'src/renderer/index.html') } },
+  });
+  return dir;
+}
+
+/** The host's own profile is written when it exits. */
+const hostProfile = (dir: string): string => join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!);
+
+/** CPU seconds (user + system) of `pid` and its descendants, by process, from /proc. */
+function cpuByProcess(pid: number): Map<number, { name: string; seconds: number }> {
+  const stats = new Map<number, { ppid: number; name: string; seconds: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const fields = stat.slice(close + 2).split(' ');
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean).map((a) => a.split('/').at(-1)).join(' ');
+      stats.set(Number(entry), { ppid: Number(fields[1]), name: cmd.slice(0, 60), seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+    } catch {
+      // The process exited between the listing and the read: it is not one of ours any more.
+    }
+  }
+  const mine = new Map<number, { name: string; seconds: number }>();
+  const add = (p: number): void => {
+    const s = stats.get(p);
+    if (!s) return;
+    mine.set(p, { name: s.name, seconds: s.seconds });
+    for (const [child, c] of stats) if (c.ppid === p) add(child);
+  };
+  add(pid);
+  return mine;
+}
+
+/** Runs `work` and prints the CPU each process of the host's tree (and this one) used meanwhile. */
+async function cpuDuring<T>(hostPid: number, work: () => Promise<T>): Promise<T> {
+  const before = cpuByProcess(hostPid);
+  const self = process.cpuUsage();
+  const start = performance.now();
+  const result = await work();
+  const wall = (performance.now() - start) / 1000;
+  const after = cpuByProcess(hostPid);
+  const mine = process.cpuUsage(self);
+  console.log(`CPU during it (${wall.toFixed(2)} s wall, 2 cores = ${(2 * wall).toFixed(2)} CPU s):`);
+  for (const [pid, a] of after) {
+    const used = a.seconds - (before.get(pid)?.seconds ?? 0);
+    if (used >= 0.01) console.log(`  ${used.toFixed(2).padStart(6)} s  ${pid === hostPid ? 'host' : 'child'} ${pid} ${a.name}`);
+  }
+  console.log(`  ${((mine.user + mine.system) / 1e6).toFixed(2).padStart(6)} s  this benchmark client`);
+  return result;
+}
+
+async function profileHost(dataDir: string, work: (client: BenchClient, measure: <T>(fn: () => Promise<T>) => Promise<T>) => Promise<string>): Promise<void> {
+  const profDir = join(out, `host-${Date.now()}`);
+  const serve = await startProbedServe(dataDir, [], ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=500']);
+  const client = await BenchClient.connect(serve.url);
+  try {
+    await serve.loop.reset();
+    const what = await work(client, (fn) => cpuDuring(serve.child.pid!, fn));
+    const loop = await serve.loop.read();
+    console.log(`${what}; host loop p99 ${loop.p99.toFixed(1)} ms, max ${loop.max.toFixed(1)} ms`);
+  } finally {
+    client.close();
+    await serve.stop();
+  }
+  print('host (serve), whole process life', hostProfile(profDir), (f) => !f.where.startsWith('node:') && f.where !== ':0');
+  if (agentProfiles) {
+    delete process.env.NODE_OPTIONS;
+    if (!existsSync(agentProfiles)) throw new Error('no agent process wrote a profile');
+    const files = readdirSync(agentProfiles).map((f) => join(agentProfiles, f));
+    // The busiest agent process (the first one holds the most sessions).
+    const busiest = files.map((f) => ({ f, busy: summarise(read(f), 1)[0]! })).sort((a, b) => Number(/([\d.]+) s busy/.exec(b.busy)?.[1]) - Number(/([\d.]+) s busy/.exec(a.busy)?.[1]))[0];
+    if (busiest) print(`busiest of ${files.length} agent and watchdog processes, whole life`, busiest.f, (f) => !f.where.startsWith('node:') && f.where !== ':0');
+  }
+}
+
+/** With --agents, every process the host starts (agents, watchdog) writes a CPU profile here. */
+const agentProfiles = process.argv.includes('--agents') ? join(out, 'agents') : undefined;
+if (agentProfiles) {
+  process.env.NODE_OPTIONS = `--import=${pathToFileURL(join(import.meta.dirname, 'lib/cpu-prof-preload.mjs')).href}`;
+  process.env.SWITCHBOARD_CPU_PROF_DIR = agentProfiles;
+}
+
+const [scenario, ...rest] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+switch (scenario) {
+  case 'stream': {
+    const [profile = 'dense', kb = '100', chars] = rest;
+    const env = { SWITCHBOARD_RENDERER_DIR: await unminifiedRenderer() };
+    const streamFile = join(out, 'stream.cpuprofile');
+    const traceFile = process.argv.includes('--trace') ? join(out, 'stream.trace.json') : undefined;
+    const reopenFile = join(out, 'reopen.cpuprofile');
+    const after = process.argv.includes('--after');
+    const r = await measureStream(
+      { profile: profile as MarkdownProfile, kb: Number(kb), rate: 200, chars: chars ? Number(chars) : undefined },
+      { env, cpuProfile: streamFile, ...(traceFile ? { trace: traceFile } : {}), ...(after ? { after, reopenProfile: reopenFile } : {}), log: (m) => console.error(m) },
+    );
+    console.log(JSON.stringify(r));
+    print(`page during /markdown ${kb} 200 ${profile}${chars ? ` ${chars}` : ''}`, streamFile);
+    if (traceFile) console.log(`\n${traceLines(traceFile).join('\n')}\nfile: ${traceFile}`);
+    if (after) print('page while the finished answer is reopened', reopenFile);
+    break;
+  }
+  case 'ingest': {
+    const sessions = Number(rest[0] ?? 10);
+    const total = Number(rest[1] ?? 100_000);
+    const dir = tempDataDir();
+    try {
+      await profileHost(dir.path, async (client, measure) => {
+        const ids: string[] = [];
+        for (let i = 0; i < sessions; i++) ids.push(await liveSession(client));
+        const each = Math.ceil(total / sessions);
+        await Promise.all(ids.map((id) => promptTurn(client, id, `/flood ${Math.ceil(each / 4)}`)));
+        const start = performance.now();
+        await measure(() => Promise.all(ids.map((id) => promptTurn(client, id, `/flood ${each}`))));
+        const ms = performance.now() - start;
+        return `/flood ${each} in each of ${sessions} sessions: ${ms.toFixed(0)} ms, ${Math.round(((each * sessions) / ms) * 1000)} events/s (the profile covers start-up, session starts and a warm-up flood too)`;
+      });
+    } finally {
+      dir.cleanup();
+    }
+    break;
+  }
+  case 'backfill': {
+    const data = archive({ name: 'backfill-2000x500', sessions: 2_000, eventsPerSession: 500, backfill: true }, (m) => console.error(m));
+    const copy = copyArchive(data);
+    try {
+      await profileHost(copy.path, async (client, measure) => {
+        const start = performance.now();
+        await measure(() => client.next('search:progress', (p: SearchProgressT) => p.done, 600_000));
+        return `backfill of ${data.events} events: ${((performance.now() - start) / 1000).toFixed(1)} s`;
+      });
+    } finally {
+      copy.cleanup();
+    }
+    break;
+  }
+  case 'open': {
+    const data = archive({ name: '10000x500', sessions: 10_000, eventsPerSession: 500, backfill: false }, (m) => console.error(m));
+    const serve = await startServe(data.dataDir, [], { SWITCHBOARD_RENDERER_DIR: await unminifiedRenderer() });
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(serve.url);
+      await page.locator('nav[aria-label="Sessions"] [data-session-id]').first().waitFor();
+      const stop = await startProfiler(page);
+      await page.reload();
+      await page.locator('nav[aria-label="Sessions"] [data-session-id]').first().waitFor();
+      await page.waitForTimeout(300);
+      const file = join(out, 'open.cpuprofile');
+      writeFileSync(file, JSON.stringify(await stop()));
+      print('page loading on 10,000 sessions (reload → first entry + 300 ms)', file);
+    } finally {
+      await browser.close();
+      await serve.stop();
+    }
+    break;
+  }
+  case 'first-text': {
+    const dir = tempDataDir();
+    const serve = await startServe(dir.path, [], { SWITCHBOARD_RENDERER_DIR: await unminifiedRenderer() });
+    const browser = await launchBrowser();
+    try {
+      const page = await openWindow(browser, serve.url);
+      await newSession(page);
+      const file = join(out, 'first-text.cpuprofile');
+      const times: number[] = [];
+      let stop: (() => Promise<unknown>) | undefined;
+      for (let i = 0; i < 11; i++) {
+        await newSession(page);
+        if (i === 2) stop = await startProfiler(page);
+        await armProbe(page, 'keydown', 'History: ');
+        await sendPrompt(page, '/history');
+        times.push(await probeMs(page));
+      }
+      writeFileSync(file, JSON.stringify(await stop!()));
+      console.log(`Enter → first text: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+      print('page over 9 × (New session, /history, first text)', file);
+    } finally {
+      await browser.close();
+      await serve.stop();
+      dir.cleanup();
+    }
+    break;
+  }
+  case 'ready': {
+    // serve from spawn to its ready line; the profile stops at exit, so the shutdown is in it too.
+    const dir = tempDataDir();
+    try {
+      await startServe(dir.path).then((s) => s.stop());
+      const profDir = join(out, 'ready');
+      const start = performance.now();
+      const serve = await startProbedServe(dir.path, [], ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=100']);
+      console.log(`ready after ${(performance.now() - start).toFixed(0)} ms (profiled)`);
+      await serve.stop();
+      print('serve start-up (and shutdown)', hostProfile(profDir));
+    } finally {
+      dir.cleanup();
+    }
+    break;
+  }
+  default:
+    console.error('usage: node --import tsx bench/profile.ts stream|ingest|backfill|open|first-text|ready [ARGS] (see the top of bench/profile.ts)');
+    process.exitCode = 2;
+}
+console.error(`profiles in ${out}`);
+process.exit(process.exitCode ?? 0);

@@ -1,0 +1,149 @@
+/**
+ * The benchmark runner's rules (bench/lib/runner.ts), with groups that report fixed figures:
+ * a met target exits 0, a missed one 1, a figure that could not be measured is an error (never
+ * a 0 that passes), and a figure more than 20% worse than a stored run fails `--compare`.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseArgs } from '../bench/lib/args';
+import { runBench } from '../bench/lib/runner';
+import type { BenchGroup, Metric, MetricError } from '../bench/lib/types';
+
+const root = join(import.meta.dirname, '..');
+
+const lag = (value: number): Metric => ({ name: 'lag_ms', value, unit: 'ms', target: 250, better: 'lower' });
+const rate = (value: number): Metric => ({ name: 'rate_per_s', value, unit: '/s', target: 1000, better: 'higher' });
+
+function group(names: string[], run: () => (Metric | MetricError)[] | Promise<(Metric | MetricError)[]>): BenchGroup & { runs: number } {
+  const g = {
+    names,
+    runs: 0,
+    async run() {
+      g.runs++;
+      return run();
+    },
+  };
+  return g;
+}
+
+async function bench(groups: BenchGroup[], argv: string[] = []): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runBench(groups, parseArgs(argv), { out: (l) => out.push(l), err: (l) => err.push(l), machine: () => ({ cores: 2 }), command: 'test' });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'bench-runner-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('bench runner exit code', () => {
+  it('exits 0 when every figure meets its target', async () => {
+    const r = await bench([group(['lag_ms'], () => [lag(100)]), group(['rate_per_s'], () => [rate(2000)])]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^lag_ms\s+100\s+ms\s+≤ 250\s+ok/m);
+    expect(r.out).toContain('2 of 2 met');
+  });
+
+  it('exits 1 when a target is missed, in either direction', async () => {
+    expect((await bench([group(['lag_ms'], () => [lag(251)])])).code).toBe(1);
+    const r = await bench([group(['rate_per_s'], () => [rate(999)])]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^rate_per_s .* MISSED/m);
+  });
+
+  it('exits 1 when a target is broken on purpose with --target', async () => {
+    const g = () => [group(['lag_ms'], () => [lag(100)])];
+    expect((await bench(g())).code).toBe(0);
+    const r = await bench(g(), ['--target', 'lag_ms=50']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/≤ 50\s+MISSED/);
+  });
+
+  it('counts a group that throws as an error for each metric it was asked for, and runs the other groups', async () => {
+    const after = group(['rate_per_s'], () => [rate(2000)]);
+    const r = await bench([
+      group(['lag_ms', 'other_ms'], () => {
+        throw new Error('the long-task observer reported nothing');
+      }),
+      after,
+    ]);
+    expect(r.code).toBe(1);
+    expect(after.runs).toBe(1);
+    expect(r.out).toMatch(/^lag_ms\s+ERROR.*the long-task observer reported nothing/m);
+    expect(r.out).toMatch(/^other_ms\s+ERROR/m);
+    expect(r.out).toContain('2 not measured');
+  });
+
+  it('counts a figure the group did not return, or one that is not a number, as not measured rather than 0', async () => {
+    const missing = await bench([group(['lag_ms', 'other_ms'], () => [lag(10)])]);
+    expect(missing.code).toBe(1);
+    expect(missing.out).toMatch(/^other_ms\s+ERROR.*not measured/m);
+    for (const value of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      const r = await bench([group(['lag_ms'], () => [lag(value)])]);
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/^lag_ms\s+ERROR.*not measured/m);
+    }
+  });
+
+  it('keeps the figures a group measured when it reports one of its metrics as not measurable', async () => {
+    const r = await bench([group(['lag_ms', 'rate_per_s'], () => [lag(10), { name: 'rate_per_s', error: 'acpx cannot run here' }])]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^lag_ms\s+10\.0\s+ms\s+≤ 250\s+ok/m);
+    expect(r.out).toMatch(/^rate_per_s\s+ERROR.*acpx cannot run here/m);
+  });
+
+  it('runs only the groups --only names, and refuses unknown names with exit 2', async () => {
+    const a = group(['lag_ms'], () => [lag(1)]);
+    const b = group(['rate_per_s'], () => [rate(1)]);
+    const r = await bench([a, b], ['--only', 'lag_ms']);
+    expect(r.code).toBe(0);
+    expect([a.runs, b.runs]).toEqual([1, 0]);
+    expect((await bench([a, b], ['--only', 'nope'])).code).toBe(2);
+  });
+});
+
+describe('bench runner --out and --compare', () => {
+  it('writes the figures, verdicts and errors as JSON', async () => {
+    const file = join(dir, 'run.json');
+    const r = await bench([group(['lag_ms'], () => [lag(300)]), group(['rate_per_s'], () => Promise.reject(new Error('acpx did not start')))], ['--out', file]);
+    expect(r.code).toBe(1);
+    const json = JSON.parse(readFileSync(file, 'utf8'));
+    expect(json.exitCode).toBe(1);
+    expect(json.metrics.lag_ms).toMatchObject({ value: 300, target: 250, better: 'lower', met: false });
+    expect(json.errors.rate_per_s).toContain('acpx did not start');
+  });
+
+  it('prints each change against a stored run and fails on one more than 20% worse', async () => {
+    const file = join(dir, 'old.json');
+    await bench([group(['lag_ms'], () => [lag(100)]), group(['rate_per_s'], () => [rate(2000)])], ['--out', file]);
+    const within = await bench([group(['lag_ms'], () => [lag(115)]), group(['rate_per_s'], () => [rate(1700)])], ['--compare', file]);
+    expect(within.code).toBe(0);
+    expect(within.out).toMatch(/^lag_ms .* \+15%/m);
+    expect(within.out).toMatch(/^rate_per_s .* -15%/m);
+    const slower = await bench([group(['lag_ms'], () => [lag(130)]), group(['rate_per_s'], () => [rate(1500)])], ['--compare', file]);
+    expect(slower.code).toBe(1);
+    expect(slower.out).toMatch(/^lag_ms .* \+30% WORSE/m);
+    expect(slower.out).toMatch(/^rate_per_s .* -25% WORSE/m);
+    expect(slower.out).toContain('2 more than 20% worse');
+  });
+
+  it('refuses a --compare file that is not a stored run', async () => {
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, '{"hello": 1}');
+    expect((await bench([group(['lag_ms'], () => [lag(1)])], ['--compare', file])).code).toBe(2);
+  });
+});
+
+describe('npm run bench entry', () => {
+  it('exits 2 with the usage on an unknown option, before measuring anything', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--bogus'], { cwd: root, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('unknown option --bogus');
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Database work that may take seconds on a large file (a backup and its check, the storage
+ * report's page walk) runs in a worker thread on a connection of its own, so the host's event
+ * loop, and with it every turn in flight, never waits on it. One short-lived worker per task.
+ *
+ * The worker is `db-worker.js` beside this bundle once built (an entry of electron.vite.config.ts),
+ * or `db-worker.ts` run through tsx from source (tests, `serve` from a checkout).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { CheckDepth, DatabaseCheck } from '../store/db-check';
+import type { StorageReport } from '../store/storage-report';
+
+export type DbTask =
+  | { kind: 'check'; file: string; depth: CheckDepth; nativeBinding?: string }
+  /**
+   * A snapshot of `source` into `dest` (`snapshotTo`), made a self-contained file (`sealCopy`),
+   * checked, and flushed to disk: ready to be renamed to a backup's name.
+   */
+  | {
+      kind: 'backup';
+      source: string;
+      dest: string;
+      depth: CheckDepth;
+      /** Then fold what the source's WAL gathered meanwhile into it (its host held its own checkpoints). */
+      checkpoint?: boolean;
+      nativeBinding?: string;
+    }
+  | { kind: 'report'; file: string; largest: number; nativeBinding?: string };
+
+export interface CopyResult {
+  totalPages: number;
+  check: DatabaseCheck;
+}
+
+export type DbTaskResult<T extends DbTask> = T extends { kind: 'check' } ? DatabaseCheck : T extends { kind: 'backup' } ? CopyResult : StorageReport;
+
+/** What the worker posts back. */
+export type DbTaskReply = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** How to start the worker: the built script, or the source through tsx's loader. */
+function workerScript(): URL {
+  const built = join(import.meta.dirname, 'db-worker.js');
+  if (existsSync(built)) return pathToFileURL(built);
+  const source = pathToFileURL(join(import.meta.dirname, 'db-worker.ts')).href;
+  // A worker does not inherit the `--import tsx` of its parent: it loads the source through
+  // tsx's API from a one-line ES module.
+  const api = import.meta.resolve('tsx/esm/api');
+  const boot = `import { tsImport } from ${JSON.stringify(api)}; await tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
+}
+
+/** Runs `task` in a worker thread; rejects with the worker's error. */
+export function runDbTask<T extends DbTask>(task: T): Promise<DbTaskResult<T>> {
+  const script = workerScript();
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, { workerData: task });
+    let settled = false;
+    worker.once('message', (reply: DbTaskReply) => {
+      settled = true;
+      if (reply.ok) resolve(reply.value as DbTaskResult<T>);
+      else reject(new Error(reply.error));
+    });
+    worker.once('error', (err) => {
+      settled = true;
+      reject(err);
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`the database worker exited (${code}) without an answer`));
+    });
+  });
+}

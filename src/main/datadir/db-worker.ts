@@ -1,0 +1,60 @@
+/**
+ * The worker thread of `db-tasks.ts`: runs one task on its own connection and posts the result.
+ */
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { sealCopy, snapshotTo } from '../store/backup';
+import { fsyncPath } from '../store/compact';
+import { checkDatabaseFile } from '../store/db-check';
+import { storageReport } from '../store/storage-report';
+import type { DbTask, DbTaskReply } from './db-tasks';
+
+/** A passive checkpoint through a connection of its own: never waits for the host's writer. */
+function checkpoint(file: string, binding: { nativeBinding?: string }): void {
+  const db = new Database(file, { fileMustExist: true, ...binding });
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } finally {
+    db.close();
+  }
+}
+
+async function run(task: DbTask): Promise<unknown> {
+  const binding = task.nativeBinding ? { nativeBinding: task.nativeBinding } : {};
+  switch (task.kind) {
+    case 'check':
+      return checkDatabaseFile(task.file, { depth: task.depth, ...binding });
+    case 'backup': {
+      const { totalPages } = await snapshotTo(task.source, task.dest, binding);
+      if (task.checkpoint) checkpoint(task.source, binding);
+      sealCopy(task.dest, task.nativeBinding);
+      const check = checkDatabaseFile(task.dest, { depth: task.depth, ...binding });
+      if (check.ok) fsyncPath(task.dest);
+      return { totalPages, check };
+    }
+    case 'report': {
+      const db = new Database(task.file, { readonly: true, fileMustExist: true, ...(task.nativeBinding ? { nativeBinding: task.nativeBinding } : {}) });
+      try {
+        return storageReport(db, task.largest);
+      } finally {
+        db.close();
+      }
+    }
+  }
+}
+
+// Below the host's own thread for the CPU: on Linux a thread has its own nice value (elsewhere
+// this call would lower the whole app, so it is left out there).
+if (process.platform === 'linux') {
+  try {
+    setPriority(19);
+  } catch {
+    // Not allowed here (a sandbox): the worker runs at the host's priority.
+  }
+}
+
+run(workerData as DbTask).then(
+  (value) => parentPort?.postMessage({ ok: true, value } satisfies DbTaskReply),
+  (err: unknown) => parentPort?.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies DbTaskReply),
+);

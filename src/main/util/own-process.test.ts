@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { ownProcess, ROLE_FLAG } from './own-process';
+
+describe('ownProcess: how the app starts its own helpers', () => {
+  it('runs the script with Node under Node', () => {
+    expect(ownProcess('watchdog', ['/app/out/main/watchdog.js'], ['--host-pid', '7'], { execPath: '/usr/bin/node', argv: ['/usr/bin/node', 'cli.js'], versions: {} })).toEqual({
+      command: '/usr/bin/node',
+      args: ['/app/out/main/watchdog.js', '--host-pid', '7'],
+    });
+  });
+
+  it('runs the packaged app\'s own binary in the role under Electron (no ELECTRON_RUN_AS_NODE)', () => {
+    const packaged = { execPath: '/opt/Switchboard/switchboard', argv: ['/opt/Switchboard/switchboard'], versions: { electron: '45.5.0' } };
+    expect(ownProcess('demo-agent', ['/x/demo-agent.js'], ['--data-dir', '/d'], packaged)).toEqual({
+      command: '/opt/Switchboard/switchboard',
+      args: [`${ROLE_FLAG}=demo-agent`, '--data-dir', '/d'],
+    });
+  });
+
+  it('names the app folder first for Electron run from a folder (development)', () => {
+    const dev = { execPath: '/n/electron', argv: ['/n/electron', '/src/switchboard'], versions: { electron: '45.5.0' }, defaultApp: true };
+    expect(ownProcess('watchdog', ['x'], ['--host-pid', '1'], dev).args).toEqual(['/src/switchboard', `${ROLE_FLAG}=watchdog`, '--host-pid', '1']);
+  });
+});
