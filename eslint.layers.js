@@ -57,6 +57,9 @@ const PORT_TYPES = {
 /** Tests may use what their folder may, plus the test helpers and a real SQLite store. */
 const TESTS_MAY_ALSO = ['test-support', 'store'];
 
+/** The table itself, for the test that holds docs/architecture.md's "Layers" to it. */
+export const layerTable = { mainParts: MAIN_PARTS, mayImport: MAY_IMPORT, portTypes: PORT_TYPES };
+
 const TESTS = ['**/*.test.ts', '**/*.test.tsx'];
 
 /** One `no-restricted-imports` pattern. */

@@ -42,3 +42,36 @@ describe('docs/architecture.md, "Folders and what they own"', () => {
     expect(named.filter((n) => !names.has(n))).toEqual([]);
   });
 });
+
+describe('docs/architecture.md, "Layers"', () => {
+  const layers = doc.slice(doc.indexOf('## Layers'), doc.indexOf('## The contract'));
+  const rows = layers.split('\n').filter((line) => line.startsWith('| `src/main/'));
+
+  /** The parts of main a cell names, in its first clause (before `;`), asides in parentheses left out. */
+  const partsNamed = (cell: string, parts: readonly string[]): string[] =>
+    cell
+      .replace(/\([^)]*\)/g, '')
+      .replace(/the host's port/g, 'host-port')
+      .split(/[\s,`]+/)
+      .map((word) => word.replace(/\/$/, ''))
+      .filter((word) => parts.includes(word))
+      .sort();
+
+  it('gives each part of main the imports eslint.layers.js allows, no more and no fewer', async () => {
+    const { layerTable } = (await import(join(root, 'eslint.layers.js'))) as {
+      layerTable: { mainParts: string[]; mayImport: Record<string, string[]>; portTypes: Record<string, string[]> };
+    };
+    const words = [...layerTable.mainParts, 'host-port'];
+    const checked: string[] = [];
+    for (const part of layerTable.mainParts.filter((p) => p !== 'test-support')) {
+      const row = rows.find((r) => r.split('|')[1]!.includes(`src/main/${part}/`));
+      expect(row, `no row for src/main/${part}/ in the layer table`).toBeDefined();
+      const [first, ...rest] = row!.split('|')[2]!.replace(/\([^)]*\)/g, '').split(';');
+      expect(partsNamed(first!, words), `src/main/${part}/`).toEqual([...layerTable.mayImport[part]!].sort());
+      const types = rest.join(';').match(/types only from ([^;|]*)/);
+      expect(types ? partsNamed(types[1]!.replace(/\band\b/g, ','), words) : [], `types src/main/${part}/ may take`).toEqual([...(layerTable.portTypes[part] ?? [])].sort());
+      checked.push(part);
+    }
+    expect(checked.length).toBe(layerTable.mainParts.length - 1);
+  });
+});
