@@ -7,7 +7,7 @@ const root = resolve(import.meta.dirname, '..');
 const SERVER_ARGS = ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, join(root, 'src/main/test-support/mcp-test-server.ts')];
 const SECRET = 'mcp-e2e-secret-4711';
 
-test('an MCP server added in Settings is tested and reaches a new session, its secret never shown', async ({ page, host }) => {
+test('an MCP server added in Settings is tested and reaches a new session, its secret never shown; edited, turned off for the agent, removed', async ({ page, host }) => {
   await openApp(page, host.url());
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });
@@ -54,18 +54,30 @@ test('an MCP server added in Settings is tested and reaches a new session, its s
   await expect(page.getByRole('list', { name: 'MCP servers of this session' })).toContainText('tools (stdio)');
   await expect(page.locator('body')).not.toContainText(SECRET);
 
-  // Turned off for the agent, removed (after a confirmation): the next session gets nothing.
+  // Edited: renamed, its secret kept without being typed again; then turned off for the agent.
   await page.getByRole('button', { name: 'Settings' }).click();
   await settings.getByRole('tab', { name: 'MCP servers' }).click();
-  await entry.getByRole('button', { name: 'Remove' }).click();
-  await entry.getByRole('button', { name: 'Keep it' }).click();
-  await expect(entry).toBeVisible();
-  await entry.getByRole('button', { name: 'Remove' }).click();
-  await entry.getByRole('button', { name: 'Yes, remove' }).click();
-  await expect(settings.getByRole('list', { name: 'MCP servers' })).toHaveCount(0);
-  await expect(settings).toContainText('No MCP servers yet.');
+  await entry.getByRole('button', { name: 'Edit' }).click();
+  const edit = settings.getByRole('form', { name: 'Edit tools' });
+  await edit.getByRole('textbox', { name: 'Name' }).fill('tools-renamed');
+  await edit.getByRole('button', { name: 'Save server' }).click();
+  const renamed = settings.getByRole('list', { name: 'MCP servers' }).getByRole('listitem', { name: 'tools-renamed' });
+  await expect(renamed).toContainText('TEST_TOKEN (secret, set)');
+  await renamed.getByRole('checkbox', { name: 'Demo agent' }).uncheck();
+  await expect(renamed.getByRole('checkbox', { name: 'Demo agent' })).not.toBeChecked();
   await settings.getByRole('button', { name: 'Done' }).click();
   await newSession(page);
   await send(page, '/mcp');
   await expect(transcript(page)).toContainText('This session was given no MCP servers.');
+
+  // Removed, after a confirmation.
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await settings.getByRole('tab', { name: 'MCP servers' }).click();
+  await renamed.getByRole('button', { name: 'Remove' }).click();
+  await renamed.getByRole('button', { name: 'Keep it' }).click();
+  await expect(renamed).toBeVisible();
+  await renamed.getByRole('button', { name: 'Remove' }).click();
+  await renamed.getByRole('button', { name: 'Yes, remove' }).click();
+  await expect(settings.getByRole('list', { name: 'MCP servers' })).toHaveCount(0);
+  await expect(settings).toContainText('No MCP servers yet.');
 });

@@ -7,7 +7,9 @@ import { join } from 'node:path';
  * loopback only, port 0, no network. It is scripted, not clever: in a conversation whose user
  * message holds `trigger`, where the agent offers a file-writing tool and no tool has answered
  * yet, it calls that tool to write `file` with `content`; once the tool's result is in the
- * conversation it answers with `finalText`. Anything else (an agent's side requests: titles,
+ * conversation it answers with `finalText`. A user message holding `toolsTrigger` is answered
+ * with the names of the tools the agent offered (so a test sees, in the window, which tools an
+ * agent took from its MCP servers). Anything else (an agent's side requests: titles,
  * classifiers) gets a short plain answer.
  */
 export interface StandInScript {
@@ -19,7 +21,12 @@ export interface StandInScript {
   file: string;
   content: string;
   finalText: string;
+  /** Words of the person's prompt that ask which tools the agent offers the model. */
+  toolsTrigger?: string;
 }
+
+/** How the stand-in answers `toolsTrigger`: the tool names, one line. */
+export const TOOLS_ANSWER_PREFIX = 'The tools offered to me:';
 
 interface ChatMessage {
   role: string;
@@ -28,7 +35,7 @@ interface ChatMessage {
 }
 interface ToolSpec {
   type?: string;
-  function?: { name?: string; parameters?: { properties?: Record<string, unknown>; required?: string[] } };
+  function?: { name?: string; description?: string; parameters?: { properties?: Record<string, unknown>; required?: string[] } };
 }
 export interface ChatRequest {
   model?: string;
@@ -70,6 +77,11 @@ type Reply = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: 
 
 function decide(req: ChatRequest, script: StandInScript, callCount: number): Reply {
   const messages = req.messages ?? [];
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+  if (script.toolsTrigger && lastUser && textOf(lastUser.content).includes(script.toolsTrigger)) {
+    const names = (req.tools ?? []).map((t) => t.function?.name).filter((n): n is string => typeof n === 'string');
+    return { kind: 'text', text: `${TOOLS_ANSWER_PREFIX} ${names.join(', ')}.` };
+  }
   const asked = messages.some((m) => m.role === 'user' && textOf(m.content).includes(script.trigger));
   if (!asked) return { kind: 'text', text: 'OK' };
   const toolAnswered = messages.some((m) => m.role === 'tool');
