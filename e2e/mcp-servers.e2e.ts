@@ -59,11 +59,12 @@ test('an MCP server added in Settings is tested and reaches a new session, its s
   await settings.getByRole('tab', { name: 'MCP servers' }).click();
   await entry.getByRole('button', { name: 'Edit' }).click();
   const edit = settings.getByRole('form', { name: 'Edit tools' });
-  await edit.getByRole('textbox', { name: 'Name' }).fill('tools-renamed');
+  await edit.getByRole('textbox', { name: 'Name', exact: true }).fill('tools-renamed');
   await edit.getByRole('button', { name: 'Save server' }).click();
   const renamed = settings.getByRole('list', { name: 'MCP servers' }).getByRole('listitem', { name: 'tools-renamed' });
   await expect(renamed).toContainText('TEST_TOKEN (secret, set)');
-  await renamed.getByRole('checkbox', { name: 'Demo agent' }).uncheck();
+  // The switch shows what the host stored: it turns once the host answered.
+  await renamed.getByRole('checkbox', { name: 'Demo agent' }).click();
   await expect(renamed.getByRole('checkbox', { name: 'Demo agent' })).not.toBeChecked();
   await settings.getByRole('button', { name: 'Done' }).click();
   await newSession(page);

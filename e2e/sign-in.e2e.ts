@@ -71,7 +71,7 @@ test.describe('signing in where the person is', () => {
     // ACP's terminal method, offered because Switchboard advertises auth.terminal: the agent's
     // own command with the method's arguments, to copy (a headless host opens no terminal).
     const terminal = demo.getByRole('listitem').filter({ hasText: 'Sign in in a terminal' });
-    await expect(terminal.locator('code')).toHaveText(/demo-agent\.js --auth required --login$/);
+    await expect(terminal.locator('code')).toHaveText(/demo-agent\.js( --data-dir \S+)? --auth required --login$/);
     await expect(terminal.getByRole('button', { name: 'Copy' })).toBeVisible();
     await expect(terminal.getByRole('button', { name: 'Run in a terminal' })).toHaveCount(0);
 
