@@ -5,7 +5,7 @@ import { TOOLS_ANSWER_PREFIX, TOOLS_FOUND_PREFIX } from './support/stand-in-mode
 
 const SERVER = 'switchboard-tools';
 
-test('an MCP server added in Settings reaches a real Qwen Code session, which offers its tools to the model', async ({ page, interop }) => {
+test('an MCP server added in Settings reaches a real Qwen Code session, which starts it and finds its tools', async ({ page, interop }) => {
   await openApp(page, interop.serve.url);
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });

@@ -2,7 +2,7 @@
  * The duration settings of a Settings section as a form: each field's text in a person's terms,
  * checked on leaving it and on Save; only what all checks pass goes to the host (in ms).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import type { SettingsT } from '../../../../shared/contract';
 import { formatDuration, parseDuration, type DurationRules } from '../../lib/duration';
 
@@ -54,19 +54,19 @@ export function checkDurations(specs: readonly DurationSpec[], texts: Record<str
   return { values, errors };
 }
 
-/** A section's duration fields: text, per-field errors, a check on blur, and the values for Save. */
-export function useDurationFields(specs: readonly DurationSpec[], settings: SettingsT | undefined) {
+/**
+ * A section's duration fields: text, per-field errors, a check on blur, and the values for Save.
+ * `form` is the section's form: after a refused Save the first refused field in it takes the focus.
+ */
+export function useDurationFields(specs: readonly DurationSpec[], settings: SettingsT | undefined, form: RefObject<HTMLFormElement | null>) {
   const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(specs.map((s) => [s.key, durationText(s, settings?.[s.key])])));
   const [errors, setErrors] = useState<Partial<Record<DurationKey, string>>>({});
-  const form = useRef<HTMLFormElement>(null);
   // Each refused Save moves the focus to the first refused field, once its reason is shown.
   const [refusals, setRefusals] = useState(0);
   useEffect(() => {
     if (refusals > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [refusals]);
+  }, [refusals, form]);
   return {
-    /** The section's form: the first refused field in it takes the focus. */
-    form,
     texts,
     errors,
     change(key: DurationKey, text: string) {

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import type { WireError } from '../../../../shared/contract';
 import { THEMES, type ThemeChoice } from '../../lib/theme';
 import { useAppStore } from '../../store/context';
@@ -42,7 +42,8 @@ export function ThemePicker() {
 export function GeneralSection() {
   const settings = useAppStore(hostSelectors.settings);
   const saveSettings = useAppStore((s) => s.saveSettings);
-  const durations = useDurationFields(SPECS, settings);
+  const form = useRef<HTMLFormElement>(null);
+  const durations = useDurationFields(SPECS, settings, form);
   const [defaultCwd, setDefaultCwd] = useState(settings?.defaultCwd ?? '');
   const [logProtocol, setLogProtocol] = useState(settings?.logProtocol ?? false);
   const [error, setError] = useState<WireError | undefined>();
@@ -67,7 +68,7 @@ export function GeneralSection() {
     <div className="settings-section">
       <h3>General</h3>
       <ThemePicker />
-      <form ref={durations.form} onSubmit={(e) => void onSubmit(e)} noValidate aria-label="General settings">
+      <form ref={form} onSubmit={(e) => void onSubmit(e)} noValidate aria-label="General settings">
         {SPECS.map((spec) => (
           <DurationField
             key={spec.key}

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { WireError } from '../../../../shared/contract';
 import { useAppStore } from '../../store/context';
 import { hostSelectors } from '../../store/slices/host/selectors';
@@ -15,7 +15,8 @@ export function PermissionsSection() {
   const settings = useAppStore(hostSelectors.settings);
   const session = useAppStore(sessionsSelectors.currentSession);
   const saveSettings = useAppStore((s) => s.saveSettings);
-  const durations = useDurationFields(SPECS, settings);
+  const form = useRef<HTMLFormElement>(null);
+  const durations = useDurationFields(SPECS, settings, form);
   const [error, setError] = useState<WireError | undefined>();
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -37,7 +38,7 @@ export function PermissionsSection() {
   return (
     <div className="settings-section">
       <h3>Permissions</h3>
-      <form ref={durations.form} onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Permission settings">
+      <form ref={form} onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Permission settings">
         <DurationField
           label={spec.label}
           hint={spec.hint}
