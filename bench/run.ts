@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every figure of issues 10 and 21, on the built app, the real demo agent,
+ * `npm run bench`: every figure of issues 10, 19 and 21, on the built app, the real demo agent,
  * real SQLite files and, for window figures, the real renderer in Chromium through the
  * headless host, driven as a person drives it. Prints a table; exits 1 when a target is
  * missed or a figure could not be measured (bench/lib/runner.ts). See bench/lib/args.ts for
@@ -10,6 +10,7 @@ import { machine } from './lib/machine';
 import { runBench } from './lib/runner';
 import type { BenchGroup } from './lib/types';
 import { acpxComparison } from './metrics/acpx';
+import { gitMetrics } from './metrics/git';
 import { hostLoop } from './metrics/host-loop';
 import { hostMetrics } from './metrics/host-scale';
 import { ingest } from './metrics/ingest';
@@ -21,9 +22,10 @@ import { soak } from './metrics/soak';
 import { stream } from './metrics/stream';
 import { switching } from './metrics/switching';
 import { windowMetrics } from './metrics/window';
+import { worktreeCreateMetrics } from './metrics/worktree-create';
 
 /** In table order. */
-const GROUPS: BenchGroup[] = [stream, windowMetrics, openArchive, ingest, acpxComparison, hostLoop, latency, switching, search, hostMetrics, serveReady, soak];
+const GROUPS: BenchGroup[] = [stream, windowMetrics, openArchive, ingest, acpxComparison, hostLoop, latency, switching, search, gitMetrics, worktreeCreateMetrics, hostMetrics, serveReady, soak];
 
 let code: number;
 try {

@@ -35,6 +35,8 @@ export interface Interop {
   home: string;
   dataDir: string;
   model: StandInModel;
+  /** What the stand-in model makes Qwen do; a test may point `folder` at the session's own (a worktree). */
+  script: StandInScript;
   serve: ServeProcess;
   marker: string;
   /** Agent processes (and their helpers) of this run still alive, the host excluded. */
@@ -75,6 +77,7 @@ export const test = base.extend<{ interop: Interop }>({
       home,
       dataDir,
       model,
+      script,
       serve: await startServe(dataDir, [], env),
       marker,
       agentProcesses: () => runProcesses(marker, [interop.serve.child.pid], false),

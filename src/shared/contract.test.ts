@@ -124,6 +124,9 @@ const samples: { [K in Kind]: EventOf<K>['payload'] } = {
   },
   file_written: { path: '/w/a.ts', created: false, bytes: 3, diff: { type: 'diff', path: '/w/a.ts', oldText: 'a', newText: 'abc' } },
   terminal_output: { terminalId: 'term-1', command: 'npm test', output: 'ok\n', truncated: false, exit: { exitCode: 0, signal: null } },
+  checkpoint: { checkpointId: 'c1', clientMessageId: 'c1', commit: 'a'.repeat(40), reason: 'turn', partial: true },
+  files_restored: { action: 'restore', checkpointId: 'c1', undo: 'undo-1', removed: 1, written: 2, paths: ['a.ts', 'b.ts', 'c.ts'], text: 'Restored' },
+  setup_command: { command: 'npm ci', output: 'added 3 packages\n', truncated: false, exit: { exitCode: 0, signal: null }, durationMs: 1200, failed: false },
   unreadable: { storedKind: 'mode_changed', raw: '{"mode":1}' },
 };
 
@@ -150,6 +153,9 @@ const wrong: Record<Kind, unknown> = {
   question_answered: { requestId: 'q1', action: 'maybe', decider: { kind: 'window', clientId: 'c' } },
   question_completed: { requestId: 'q2' },
   terminal_output: { terminalId: 'term-1', command: 'x', output: 'ok', truncated: false, exit: { exitCode: 'zero' } },
+  checkpoint: { checkpointId: 'c1', commit: 'a', reason: 'whim' },
+  files_restored: { action: 'undo', undo: 'u', removed: 0, written: 0, paths: [], text: '' },
+  setup_command: { command: 'npm ci', output: '', truncated: false, exit: {}, durationMs: -1, failed: false },
   unreadable: { storedKind: 'x' },
 };
 

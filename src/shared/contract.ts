@@ -33,6 +33,31 @@ import {
   RegistryInstallProgress,
   RegistryListing,
 } from './registry';
+import {
+  BranchCheck,
+  ChangesChanged,
+  ChangesList,
+  CommitChanges,
+  CompareResult,
+  DiffRequest,
+  FileDiff,
+  FilesRestored,
+  ListChanges,
+  MergeBranch,
+  MergeResult,
+  ProbeWorkspace,
+  RebaseResult,
+  RepositorySettings,
+  RestoreCheckpoint,
+  RevertFiles,
+  SaveRepositorySettings,
+  SetupOutput,
+  SetupSnapshot,
+  WorkspaceProbe,
+  WorkspaceStatus,
+  WorkspaceView,
+  WorktreeRequest,
+} from './workspace';
 import { ElicitationContent, ElicitationQuestion } from './elicitation';
 import { AuthRequest, AvailableCommand, PermissionOption, QuestionAction, SessionEvent, StateReason, TerminalExit, ToolCallView, ToolKind, type PermissionDecider } from './events';
 
@@ -42,7 +67,8 @@ export * from './prompt';
 export * from './session-controls';
 export * from './mcp';
 export * from './registry';
-export { ErrorCode, WireErrorDetails } from './errors';
+export * from './workspace';
+export { ErrorCode, GitProblem, WireErrorDetails } from './errors';
 
 export const SessionId = z.uuid();
 /** How many folders besides its own a session may name. */
@@ -106,6 +132,10 @@ export const SessionView = z.object({
    * skipped with the reason (never a secret value). A transcript notice records each start's list.
    */
   mcpServers: z.array(McpSessionServer).optional(),
+  /** Its git worktree or shared repository folder; absent for a folder outside any repository. */
+  workspace: WorkspaceView.optional(),
+  /** Sessions started together on one task (`alsoRunOn`) share it: `workspace:compare` lists them. */
+  groupId: z.string().optional(),
   /** Its agent can fork it (`session/fork`, as its last start said): `Fork` and `Edit and resend` are offered. */
   canFork: z.boolean().optional(),
   /** The session it was forked from (its id; the session may since have been deleted). */
@@ -161,6 +191,8 @@ export const Settings = z.object({
   theme: z.enum(['system', 'light', 'dark']).optional(),
   /** Where the ACP registry's index is fetched from (`DEFAULT_REGISTRY_URL`); empty never fetches (the bundled copy is used). */
   registryUrl: z.string().max(2048).optional(),
+  /** Where sessions' worktrees go (absolute); default `<data folder>/worktrees`. */
+  worktreeRoot: z.string().optional(),
 });
 
 /**
@@ -223,6 +255,35 @@ export const CreateSession = z
     acpSessionId: z.string().min(1).max(512).optional(),
     /** The title the agent's list gave that session, shown until the agent names it. */
     title: z.string().max(500).optional(),
+    /**
+     * `Separate worktree` checked: the folder must be in a git repository; the session works in a
+     * new worktree on this new branch, made from the checkout's HEAD. Absent, a repository
+     * folder is shared (checkpointed before each turn) and any other folder works as it is.
+     */
+    worktree: WorktreeRequest.optional(),
+    /**
+     * `Also run on`: more agents on the same task, each in its own worktree (needs `worktree`);
+     * the sessions form a group, and the first prompt sent to any of them goes to each.
+     */
+    alsoRunOn: z.array(z.string().min(1)).max(7).optional(),
+  })
+  .strict();
+
+export const ArchiveSession = z
+  .object({
+    sessionId: SessionId,
+    /** A worktree session's folder is removed (uncommitted files checkpointed first, the branch kept) unless this is set. */
+    keepWorktree: z.boolean().optional(),
+  })
+  .strict();
+
+export const DeleteSession = z
+  .object({
+    sessionId: SessionId,
+    /** Also delete the worktree's branch (and its checkpoints). */
+    deleteBranch: z.boolean().optional(),
+    /** The second confirmation: the branch has commits not in its base, or uncommitted files; delete them anyway. */
+    confirmUnmerged: z.boolean().optional(),
   })
   .strict();
 
@@ -584,10 +645,17 @@ export const commands = {
   'agents:authenticate': { req: Authenticate, res: AuthenticateResult },
   /** Start a session whose agent failed to start, once, on purpose (the Retry button). */
   'sessions:retry': { req: BySession, res: SessionView },
-  'sessions:archive': { req: BySession, res: SessionView },
+  /** Archives it; a worktree's folder is removed (uncommitted files checkpointed, the branch kept) unless `keepWorktree`. */
+  'sessions:archive': { req: ArchiveSession, res: SessionView },
+  /** Back from the archive; a worktree removed at archive is made again from its branch, its uncommitted files brought back. */
   'sessions:restore': { req: BySession, res: SessionView },
-  /** Removes the session, its transcript, prompts and permission records. */
-  'sessions:delete': { req: BySession, res: Ok },
+  /**
+   * Removes the session, its transcript, prompts and permission records, and its worktree
+   * (uncommitted files checkpointed first). `deleteBranch` also deletes the branch; one with
+   * work not in its base is refused (`invalid_state`, `details.git.problem: 'unmerged'` with the
+   * counts) unless `confirmUnmerged`.
+   */
+  'sessions:delete': { req: DeleteSession, res: Ok },
   /** Runs a terminal-login method's command (the agent's own login) in a terminal window (desktop app only). */
   'agents:login': { req: z.object({ sessionId: SessionId, methodId: z.string().min(1) }).strict(), res: Ok },
   /** Sign in to an agent from Settings (a probe of it runs `authenticate`, or a variable is stored for it). */
@@ -649,6 +717,38 @@ export const commands = {
   'registry:rollback': { req: ByRegistryAgent, res: RegistryAgentChange },
   /** A registry agent's facts; `not_found` for an agent not added from the registry. */
   'registry:info': { req: ByRegistryAgent, res: RegistryAgentInfo },
+  /** A folder typed in the New session dialog: a repository? its branch, a branch name, the remembered box; `prepare` starts a worktree ahead. */
+  'workspace:probe': { req: ProbeWorkspace, res: WorkspaceProbe },
+  /** A new branch's name as typed: valid, and not taken in the repository of `path`. */
+  'branches:check': { req: z.object({ path: z.string().min(1).max(4096), name: z.string().max(250) }).strict(), res: BranchCheck },
+  /** The header's branch, base, ahead/behind and dirty, read now (then pushed as `workspace:status`). */
+  'workspace:status': { req: BySession, res: WorkspaceStatus },
+  /** The files changed against the base (bounded). */
+  'changes:list': { req: ListChanges, res: ChangesList },
+  /** One changed file's diff. */
+  'changes:diff': { req: DiffRequest, res: FileDiff },
+  /** Makes files equal the base (the window confirms); checkpointed first, `undo` says how to undo. */
+  'changes:revert': { req: RevertFiles, res: FilesRestored },
+  /** Makes every file equal the base (the window confirms); checkpointed first. */
+  'changes:discard': { req: BySession, res: FilesRestored },
+  /** Commits everything in the worktree (its hooks run). Worktree sessions only. */
+  'changes:commit': { req: CommitChanges, res: z.object({ commit: z.string() }) },
+  /** Merges the worktree's branch into its base in the person's checkout (clean and on the base branch only); a conflict is aborted and named. */
+  'workspace:merge': { req: MergeBranch, res: MergeResult },
+  /** Replays the worktree's commits on the base branch's tip; a conflict is aborted and named. */
+  'workspace:rebase': { req: BySession, res: RebaseResult },
+  /** Makes the files equal a checkpoint (the window confirms); itself checkpointed, so it can be undone. */
+  'checkpoints:restore': { req: RestoreCheckpoint, res: FilesRestored },
+  /** Makes a worktree whose folder vanished again from its branch. */
+  'workspace:recreate': { req: BySession, res: SessionView },
+  /** The setup command's output so far (a window that opens while it runs). */
+  'setup:read': { req: BySession, res: SetupSnapshot },
+  /** Every session of a group side by side: changed files, lines, turn time and cost. */
+  'workspace:compare': { req: z.object({ groupId: z.string().min(1).max(100) }).strict(), res: CompareResult },
+  /** Settings → Repositories: every repository sessions were started in. */
+  'repositories:list': { req: Empty, res: z.array(RepositorySettings) },
+  /** One repository's settings (the setup command, the worktree box's default). */
+  'repositories:save': { req: SaveRepositorySettings, res: RepositorySettings },
 } as const;
 
 /** Why the host cannot save (issue 13): the disk is full, the folder unwritable, the file damaged or newer. */
@@ -707,6 +807,12 @@ export const events = {
   'registry:progress': RegistryInstallProgress,
   /** The registry index in use changed (refreshed): to every window. */
   'registry:changed': RegistryChanged,
+  /** A session's branch, ahead/behind or dirty changed: to every window watching it. */
+  'workspace:status': WorkspaceStatus,
+  /** A session's files changed (a write, a tool call, a turn's end, a restore…): windows showing Changes list them again. */
+  'workspace:changed': ChangesChanged,
+  /** New output of a session's setup command: to every window watching it. */
+  'setup:output': SetupOutput,
 } as const;
 
 export type Commands = typeof commands;

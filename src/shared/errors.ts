@@ -37,6 +37,36 @@ export const ErrorCode = z.enum([
 ]);
 export type ErrorCode = z.output<typeof ErrorCode>;
 
+/** How a git operation failed, as the workspace's git layer names it (the window branches on it). */
+export const GitProblem = z.enum([
+  'git_missing',
+  'too_old',
+  'not_a_repository',
+  'unsafe_repository',
+  'bare_repository',
+  'timeout',
+  'output_too_large',
+  'failed',
+  'conflict',
+  'dirty',
+  'wrong_branch',
+  'detached_head',
+  'unborn_head',
+  'operation_in_progress',
+  'submodules',
+  'invalid_branch',
+  'branch_taken',
+  'nothing_to_commit',
+  'nothing_to_merge',
+  'not_found',
+  'already_exists',
+  'unsupported_path',
+  'invalid_argument',
+  /** Not git's: deleting a branch with work not in its base needs `confirmUnmerged`. */
+  'unmerged',
+]);
+export type GitProblem = z.output<typeof GitProblem>;
+
 /**
  * What an error says beyond its message, for the person or the UI: which request fields were
  * refused, the dying agent's last stderr lines, the JSON-RPC error an agent answered, the
@@ -52,6 +82,18 @@ export const WireErrorDetails = z.object({
   to: z.string().optional(),
   /** The process that holds a data folder another host asked for. */
   pid: z.number().optional(),
+  /**
+   * A git operation failed: its kind, the files it names (a conflict's, the uncommitted ones in
+   * the way), and for a refused branch delete what would be lost. git's own words are `stderrTail`.
+   */
+  git: z
+    .object({
+      problem: GitProblem,
+      files: z.array(z.string()).optional(),
+      unmergedCommits: z.number().int().nonnegative().optional(),
+      uncommittedFiles: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
 });
 export type WireErrorDetails = z.output<typeof WireErrorDetails>;
 

@@ -69,6 +69,18 @@ export const NoticeKind = z.enum([
   'default_applied',
   /** The MCP servers a start gave the agent, and those left out with the reason. */
   'mcp_servers',
+  /** The person committed the worktree's changes, merged its branch into the base or rebased it (issue 19). */
+  'git_commit',
+  'git_merge',
+  'git_rebase',
+  /** The worktree folder was removed (archive) or made again (restore, recreate), or found gone at start-up. */
+  'worktree_removed',
+  'worktree_recreated',
+  'worktree_missing',
+  /** A checkpoint before a turn could not be taken (git's words follow): that turn cannot be restored. */
+  'checkpoint_failed',
+  /** The setup command of a new worktree was still running when Switchboard stopped. */
+  'setup_interrupted',
   /** The agent asked a question Switchboard cannot show (a malformed form, a URL that may not be opened): refused with the reason. */
   'question_refused',
   /** This session was forked from another (`sessionId` names it); the transcript above is a copy up to that point. */
@@ -295,6 +307,43 @@ export const eventPayloads = {
   auth_required: AuthRequest,
   /** The agent wrote a file through `fs/write_text_file` (real path); the diff when both sides are small enough to keep. */
   file_written: z.object({ path: z.string(), created: z.boolean(), bytes: z.number().int().nonnegative(), diff: DiffContent.optional() }),
+  /**
+   * The session's files before a turn (or before an archive removed the worktree), on a private
+   * ref: `checkpoints:restore` with `checkpointId` brings them back. `clientMessageId` names the
+   * turn it was taken before. `partial`: the agent announced a tool call before the checkpoint
+   * was done, so it may already hold that tool's first changes (see ADR 0023).
+   */
+  checkpoint: z.object({
+    checkpointId: z.string(),
+    clientMessageId: z.string().optional(),
+    commit: z.string(),
+    reason: z.enum(['turn', 'archive']),
+    partial: z.boolean().optional(),
+  }),
+  /** The person made files equal a checkpoint (`restore`), the base for some files (`revert`) or all (`discard`); `undo` brings back what was there. */
+  files_restored: z.object({
+    action: z.enum(['restore', 'revert', 'discard']),
+    /** The checkpoint restored (`restore`). */
+    checkpointId: z.string().optional(),
+    undo: z.string(),
+    removed: z.number().int().nonnegative(),
+    written: z.number().int().nonnegative(),
+    /** The first paths changed (at most 50). */
+    paths: z.array(z.string()),
+    text: z.string(),
+  }),
+  /** The repository's setup command ran in the new worktree: its last output and how it ended. */
+  setup_command: z.object({
+    command: z.string(),
+    output: z.string(),
+    truncated: z.boolean(),
+    exit: TerminalExit,
+    durationMs: z.number().nonnegative(),
+    /** It could not start, or ended with a code other than 0 or a signal. */
+    failed: z.boolean(),
+    /** Why it could not start, or was stopped (the session closed, Switchboard quit). */
+    message: z.string().optional(),
+  }),
   /** A terminal the agent ran ended: its command and its final output, so a reload shows it. */
   terminal_output: z.object({
     terminalId: z.string(),
@@ -346,6 +395,9 @@ export const SessionEvent = z.discriminatedUnion('kind', [
   variant('auth_required', eventPayloads.auth_required),
   variant('file_written', eventPayloads.file_written),
   variant('terminal_output', eventPayloads.terminal_output),
+  variant('checkpoint', eventPayloads.checkpoint),
+  variant('files_restored', eventPayloads.files_restored),
+  variant('setup_command', eventPayloads.setup_command),
   variant('unreadable', UnreadablePayload),
 ]);
 export type SessionEventT = z.output<typeof SessionEvent>;

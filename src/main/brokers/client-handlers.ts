@@ -23,6 +23,11 @@ export interface RequestScope {
   record?(event: EventBody): void;
   /** Live output of a terminal of this session, for the windows watching it (not stored). */
   terminalOutput?(update: Omit<TerminalOutputT, 'sessionId'>): void;
+  /**
+   * Resolves when the agent may change files: a write or a new terminal waits for the
+   * checkpoint of the turn's files to be taken first (ADR 0023). Absent: at once.
+   */
+  beforeWrite?(): Promise<void>;
 }
 
 /** Finds the session an ACP session id belongs to (undefined: nobody holds it). */

@@ -23,6 +23,8 @@ export function fsHandlers(scopeOf: ScopeLookup): ClientRequestHandlers {
         })
         .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
           const scope = scopeFor(scopeOf, params.sessionId);
+          // The turn's checkpoint must hold the file as it was before this write.
+          await scope.beforeWrite?.();
           const path = await confined(scope, params.path, 'write');
           let written;
           try {

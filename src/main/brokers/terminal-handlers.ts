@@ -39,6 +39,8 @@ export function terminalHandlers(scopeOf: ScopeLookup, opts: TerminalHandlerOpti
             env[v.name] = v.value;
           }
           const cwd = await confined(scope, params.cwd ?? scope.cwd, 'terminal');
+          // A command may change files: the turn's checkpoint is taken before it starts.
+          await scope.beforeWrite?.();
           const limit = params.outputByteLimit ?? DEFAULT_OUTPUT_BYTES;
           const terminalId = await terminals.create(params.sessionId, scope, {
             command: params.command,

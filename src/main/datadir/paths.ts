@@ -21,6 +21,10 @@ export function dataPaths(dataDir: string) {
     agents: join(dataDir, 'agents.json'),
     secrets: join(dataDir, 'secrets.json'),
     demoAgent: join(dataDir, 'demo-agent'),
+    /** Sessions' worktrees, unless the `worktreeRoot` setting names another folder. */
+    worktrees: join(dataDir, 'worktrees'),
+    /** The workspace's scratch indexes (checkpoints) and throwaway diff indexes. */
+    workspace: join(dataDir, 'workspace'),
   };
 }
 

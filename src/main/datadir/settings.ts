@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
 import { AppError } from '../../shared/errors';
-import type { SettingsT } from '../../shared/contract';
+import { Settings, type SettingsT } from '../../shared/contract';
 import { DEFAULT_REGISTRY_URL } from '../../shared/registry';
 import { MAX_TIMER_MS } from '../util/clock';
 
@@ -34,7 +35,8 @@ export function parseDuration(name: string, raw: unknown): number {
  * remembered choices per agent) are not settings and never reach a window as such.
  */
 export function storedSettings(all: Record<string, unknown>): Partial<SettingsT> {
-  return Object.fromEntries(Object.entries(all).filter(([key]) => Object.hasOwn(DEFAULT_SETTINGS, key))) as Partial<SettingsT>;
+  // The contract's keys, optional ones (theme, worktreeRoot) included: they have no default to list.
+  return Object.fromEntries(Object.entries(all).filter(([key]) => Object.hasOwn(Settings.shape, key))) as Partial<SettingsT>;
 }
 
 /** Validates and normalises a partial settings update. */
@@ -42,6 +44,11 @@ export function normaliseSettings(patch: Partial<SettingsT>): Partial<SettingsT>
   const out: Partial<SettingsT> = { ...patch };
   for (const key of DURATION_KEYS) if (patch[key] !== undefined) out[key] = parseDuration(key, patch[key]);
   if (patch.registryUrl !== undefined) out.registryUrl = parseRegistryUrl(patch.registryUrl);
+  if (patch.worktreeRoot !== undefined) {
+    const root = patch.worktreeRoot.trim();
+    if (!isAbsolute(root)) throw new AppError('invalid_request', `The worktree folder must be an absolute path (got ${JSON.stringify(patch.worktreeRoot)})`);
+    out.worktreeRoot = root.length > 1 ? root.replace(/[\\/]+$/, '') : root;
+  }
   if (patch.maxSessionsPerBroker !== undefined && (!Number.isInteger(patch.maxSessionsPerBroker) || patch.maxSessionsPerBroker < 1)) {
     throw new AppError('invalid_request', 'maxSessionsPerBroker must be a whole number of at least 1');
   }

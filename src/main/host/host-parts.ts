@@ -9,6 +9,7 @@ import type { PermissionGate } from '../permissions/permission-gate';
 import type { QuestionGate } from '../permissions/question-gate';
 import type { SessionService } from '../sessions/session-service';
 import type { FolderPicker } from '../workspace/folders';
+import type { WorkspaceService } from '../workspace/workspace-service';
 import type { AgentLogFollowers } from './agent-log-followers';
 
 /** What the command handlers reach of the host: each handler is one call to one of these. */
@@ -16,6 +17,7 @@ export interface HostParts {
   /** `host:info` for the window `clientId`. */
   info(clientId: string): HostInfoT;
   service: SessionService;
+  workspace: WorkspaceService;
   gate: PermissionGate;
   questions: QuestionGate;
   /** Opens a page in the system browser (the desktop app); absent headless (the window opens a tab). */

@@ -38,6 +38,8 @@ import { createLogger, type Logger } from '../util/log';
 import { TimerQueue } from '../util/timer-queue';
 import { FileSearch } from '../workspace/file-search';
 import { requireFolder, type FolderPicker } from '../workspace/folders';
+import { Git, isGitError } from '../workspace/git';
+import { WorkspaceService } from '../workspace/workspace-service';
 import { AgentLogFollowers } from './agent-log-followers';
 import { Clients } from './clients';
 import { processFigures } from './debug-info';
@@ -107,6 +109,10 @@ export interface HostOptions {
   mcpImportHome?: string;
   /** How long an MCP server's Test waits (default 20 s). */
   mcpTestTimeoutMs?: number;
+  /** The environment `git` runs with (tests: a sandbox HOME and config); default this process's. */
+  gitEnv?: NodeJS.ProcessEnv;
+  /** The environment repositories' setup commands run with; default this process's. */
+  setupEnv?: NodeJS.ProcessEnv;
 }
 
 /** One part's turn at quit; `budgeted` steps share the shutdown budget (see `shutdownSteps`). */
@@ -143,6 +149,9 @@ export class SessionHost implements HostPort {
   readonly mcpServers: McpServerCatalogue;
   /** The ACP registry: its index and the agents added from it. */
   readonly registry: AcpRegistry;
+  readonly workspace: WorkspaceService;
+  /** Settles once the start-up check of the sessions' worktrees is done (it runs in the background). */
+  reconciled: Promise<void> = Promise.resolve();
   private readonly clients = new Clients(this.watchers);
   private readonly viewPush: SessionViewPush;
   /** The host's own subscriptions to its parts' events, let go at quit. */
@@ -260,7 +269,22 @@ export class SessionHost implements HostPort {
     this.questions = new QuestionGate({ ...waitingOnPerson, repo: this.store.questions });
     // Only the desktop app opens a terminal: a headless host may be on another machine than the person.
     const terminal = options.terminal ?? (options.headless ? undefined : findTerminal());
+    this.workspace = new WorkspaceService({
+      store: this.store,
+      log: this.eventLog,
+      git: new Git({ ...(options.gitEnv ? { env: options.gitEnv } : {}), logger: this.log.child('git') }),
+      clock,
+      timers: this.timers,
+      logger: this.log.child('workspace'),
+      worktreeRoot: () => this.settings.worktreeRoot ?? paths.worktrees,
+      scratchDir: paths.workspace,
+      // The workspace never imports sessions: it asks through these (the service exists by the time they are called).
+      sessions: { isLive: (id) => this.service.registry.has(id), isRunning: (id) => this.service.isRunning(id) },
+      watch: watchdog,
+      ...(options.setupEnv ? { setupEnv: options.setupEnv } : {}),
+    });
     this.service = new SessionService({
+      workspace: this.workspace,
       store: this.store,
       log: this.eventLog,
       pool: this.pool,
@@ -309,6 +333,7 @@ export class SessionHost implements HostPort {
       createHandlers({
         info: (clientId) => this.info(clientId, terminal !== undefined),
         service: this.service,
+        workspace: this.workspace,
         gate: this.gate,
         questions: this.questions,
         openExternal: options.openExternal,
@@ -326,8 +351,9 @@ export class SessionHost implements HostPort {
         search: (query, limit) => this.search(query, limit),
         sendTo: (clientId, event, payload) => this.clients.send(clientId, event, payload),
       }),
-      // A command that failed on the disk or the file says so, and every window hears it.
-      (err) => this.storage.failed(err)?.toWire(),
+      // A command that failed on the disk or the file says so, and every window hears it; a git
+      // failure that reached here unconverted still shows git's words.
+      (err) => this.storage.failed(err)?.toWire() ?? (isGitError(err) ? err.toAppError().toWire() : undefined),
     );
   }
 
@@ -353,6 +379,8 @@ export class SessionHost implements HostPort {
       // Which agents are installed is found in the background: the start never waits on it.
       host.agentsChanged();
       await host.startRegistry(options.refreshRegistry ?? !options.headless);
+      // So are the sessions' worktrees: vanished ones pruned and marked, rows matched with git.
+      host.reconciled = host.workspace.reconcile().catch((err: unknown) => host.log.warn('checking the worktrees at start-up failed', { error: String(err) }));
       const s = host.settings;
       host.log.info(
         host.reaper.enabled
@@ -394,7 +422,7 @@ export class SessionHost implements HostPort {
 
   dispatch(clientId: string, command: string, payload: unknown) {
     if (!this.clients.has(clientId)) {
-      return Promise.resolve({ ok: false as const, error: { code: 'unauthorized' as const, message: 'Unknown window' } });
+      return Promise.resolve({ ok: false as const, error: new AppError('unauthorized', 'Unknown window').toWire() });
     }
     return this.dispatcher(clientId, command, payload);
   }
@@ -436,6 +464,7 @@ export class SessionHost implements HostPort {
       { part: 'registry downloads', run: () => this.registry.dispose() },
       { part: 'mcp tests', run: () => this.mcp.dispose() },
       { part: 'sessions', budgeted: true, run: () => this.service.closeAll(reason) },
+      { part: 'workspace', budgeted: true, run: () => this.workspace.dispose() },
       { part: 'permissions', budgeted: true, run: () => this.gate.dispose() },
       { part: 'questions', budgeted: true, run: () => this.questions.dispose() },
       { part: 'agents', budgeted: true, run: () => this.pool.shutdownAll() },
@@ -444,6 +473,7 @@ export class SessionHost implements HostPort {
       { part: 'agents', run: () => this.pool.dispose() },
       { part: 'watchdog', run: () => this.watchdog.dispose() },
       { part: 'sessions', run: () => this.service.endAllStored(reason) },
+      { part: 'workspace', run: () => this.workspace.abandon() },
       { part: 'search index', run: () => this.searchBackfill.dispose() },
       { part: 'subscriptions', run: () => this.subscriptions.dispose() },
       { part: 'session views', run: () => this.viewPush.dispose() },
@@ -522,6 +552,9 @@ export class SessionHost implements HostPort {
         }
       }),
     );
+    this.subscriptions.add(this.workspace.onDidChangeStatus((status) => clients.toWatchers(status.sessionId, 'workspace:status', status)));
+    this.subscriptions.add(this.workspace.onDidChangeFiles((changed) => clients.toWatchers(changed.sessionId, 'workspace:changed', changed)));
+    this.subscriptions.add(this.workspace.onDidSetupOutput((output) => clients.toWatchers(output.sessionId, 'setup:output', output)));
     // The next New session starts from these choices: the agent preselected, the folder first.
     this.subscriptions.add(
       service.onDidCreate(({ agentId, cwd }) => {

@@ -49,6 +49,9 @@ export class LiveSession implements SessionSink {
   /** Aborted on detach: requests made for this session that are still waiting are cancelled. */
   private readonly stopped = new AbortController();
   private running: Turn | undefined;
+  /** While set, the agent's writes, new terminals and permission requests wait for it (the turn's checkpoint). */
+  private writeHold: Promise<void> | undefined;
+  private actedDuringHold = false;
   private readonly toolCalls = new Map<string, acp.ToolCallUpdate>();
 
   constructor(
@@ -97,6 +100,33 @@ export class LiveSession implements SessionSink {
     this.lastAgentActivityAt = at;
   }
 
+  /**
+   * Holds the agent's file writes, new terminals and permission requests until `until` settles:
+   * the turn's checkpoint records the files before the agent changes any (ADR 0023).
+   */
+  holdWrites(until: Promise<void>): void {
+    this.actedDuringHold = false;
+    const hold: Promise<void> = until.then(
+      () => {
+        if (this.writeHold === hold) this.writeHold = undefined;
+      },
+      () => {
+        if (this.writeHold === hold) this.writeHold = undefined;
+      },
+    );
+    this.writeHold = hold;
+  }
+
+  /** Resolves when the agent may change files (see `holdWrites`). */
+  beforeWrite(): Promise<void> {
+    return this.writeHold ?? Promise.resolve();
+  }
+
+  /** The agent announced a tool call while its writes were held: a tool of its own may have run meanwhile. */
+  get actedWhileHeld(): boolean {
+    return this.actedDuringHold;
+  }
+
   /** `turn` is over (or a close took it over); a later turn is left alone. */
   endTurn(turn: Turn): void {
     if (this.running === turn) this.running = undefined;
@@ -127,7 +157,10 @@ export class LiveSession implements SessionSink {
   onUpdate(notification: acp.SessionNotification): void {
     if (this.detached) return;
     const update = notification.update;
-    if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') this.rememberToolCall(update);
+    if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') {
+      this.rememberToolCall(update);
+      if (this.writeHold && mayChangeFiles(this.toolCalls.get(update.toolCallId))) this.actedDuringHold = true;
+    }
     if (this.hooks.controls?.(this.id, update)) return;
     if (this.replaying && !isStateUpdate(update)) return;
     if (this.keepingReplay && update.sessionUpdate === 'user_message_chunk') {
@@ -149,8 +182,13 @@ export class LiveSession implements SessionSink {
     this.hooks.terminalOutput?.({ sessionId: this.id, ...update });
   }
 
-  onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    if (this.detached) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+  async onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    if (this.detached) return { outcome: { outcome: 'cancelled' } };
+    // An agent asks before it edits: the person is asked once the files before the turn are safe.
+    if (this.writeHold) {
+      await this.writeHold;
+      if (this.detached) return { outcome: { outcome: 'cancelled' } };
+    }
     // Agents often send only the tool call id here; the dialog (and "always" rules, keyed by
     // kind) need the title, kind and locations the earlier tool_call carried.
     const known = this.toolCalls.get(request.toolCall.toolCallId);
@@ -179,3 +217,17 @@ export class LiveSession implements SessionSink {
 }
 
 const MAX_REMEMBERED_TOOL_CALLS = 64;
+
+/** Tool kinds that only look: a call of another kind (or none said) may change files. */
+const LOOKING_KINDS: ReadonlySet<string> = new Set(['read', 'search', 'think', 'fetch']);
+
+/**
+ * Whether a tool call the agent announced may change files by itself (outside `fs/*` and
+ * `terminal/*`, which Switchboard holds): any not of a looking kind that has not failed. Erring
+ * on the side of saying so: the flag only warns that a checkpoint may hold the turn's first change.
+ */
+function mayChangeFiles(call: acp.ToolCallUpdate | undefined): boolean {
+  if (!call) return false;
+  if (call.kind && LOOKING_KINDS.has(call.kind)) return false;
+  return call.status !== 'failed';
+}

@@ -174,9 +174,14 @@ export class PromptQueue {
     prompt.startedAt = startedAt;
     let live: LiveSession | undefined;
     let failure: unknown;
+    // The files before this turn are checkpointed from now, beside the agent's start: the earlier
+    // it begins, the less the prompt waits. The agent's writes wait for it (ADR 0023).
+    const hold = prompt.cancelled || this.ctx.isStopping ? undefined : o.workspace.turnStarting(sessionId, clientMessageId, () => live?.actedWhileHeld ?? false);
     try {
       // A prompt stopped before its turn needs no agent session (and its end is recorded).
       if (!prompt.cancelled && !this.ctx.isStopping) live = await this.deps.ensureLive(sessionId, retry);
+      // A new worktree's setup command ends before the first prompt goes out.
+      if (live && hold) await hold.ready;
     } catch (err) {
       // start() recorded why.
       failure = err;
@@ -196,6 +201,7 @@ export class PromptQueue {
     }
     const turn = live.startTurn(clientMessageId, startedAt);
     o.log.append(sessionId, 'turn_started', { clientMessageId });
+    if (hold) live.holdWrites(hold.checkpointed);
     this.didChangeRunning.fire(sessionId);
     try {
       await playTurn(live, turn, { text, blocks }, {
@@ -207,6 +213,7 @@ export class PromptQueue {
     } finally {
       o.timers.cancel(this.ctx.stopTimerKey(sessionId));
       live.endTurn(turn);
+      o.workspace.turnEnded(sessionId);
       // Before the touch: even when the disk is full and it fails, windows learn the turn ended.
       this.didChangeRunning.fire(sessionId);
       o.store.sessions.touch(sessionId, o.clock.now());

@@ -16,6 +16,7 @@ import { promptCapabilitiesOf } from './prompt-content';
 import { SessionControlsKeeper } from './controls-keeper';
 import { SessionRegistry } from './session-registry';
 import type { FileSearch } from '../workspace/file-search';
+import type { WorkspaceService } from '../workspace/workspace-service';
 import type { Watchers } from './watchers';
 
 /** What a session's start gives its agent as `mcpServers`, and the summary for its details. */
@@ -47,6 +48,8 @@ export interface SessionServiceOptions {
   defaults(): { agentId: string; cwd: string };
   /** `@` mentions: the files of a session's folder. */
   files: FileSearch;
+  /** Where sessions work (worktrees, shared repository folders), told when turns start and end. */
+  workspace: WorkspaceService;
   /** Opens a sign-in command in the person's terminal; absent where none can open (a headless host). */
   openTerminal?: (command: string, cwd: string, env: Record<string, string>) => void;
   requestTimeoutMs: number;

@@ -31,7 +31,8 @@ export function copyEvents(log: EventLog, sessionId: string, events: Iterable<Se
  * transcript so far, or up to (not including) one of the person's messages. The agent forks its
  * own session (`session/fork`) when the new one starts: the whole session, or up to the prompt
  * (the demo agent's `_meta.upToPrompt`: how many prompts the agent had received before it).
- * Refused where the agent cannot fork, and for an imported session (it has no agent session).
+ * Refused where the agent cannot fork, for an imported session (it has no agent session) and
+ * for a session in its own worktree (the fork would have no worktree of its own).
  */
 export function forkSession(ctx: SessionContext, deps: ForkDeps, sourceId: string, request: { id?: string; beforeSeq?: number }): SessionViewT {
   const { o } = ctx;
@@ -40,6 +41,11 @@ export function forkSession(ctx: SessionContext, deps: ForkDeps, sourceId: strin
   const agentName = o.agent(source.agent_id)?.name ?? source.agent_id;
   if (source.read_only === 1) throw new AppError('unsupported', 'An imported session has no agent session to fork');
   if (source.can_fork !== 1 || source.acp_session_id === null) throw new AppError('unsupported', `${agentName} cannot fork sessions`);
+  // A fork would share the worktree folder with no record of its own: no checkpoints, no Changes,
+  // and archiving or deleting the parent would remove the folder from under it.
+  if (o.workspace.view(sourceId).workspace?.kind === 'worktree') {
+    throw new AppError('unsupported', 'A session in its own worktree cannot be forked yet: commit its changes and start a new session on its branch');
+  }
   o.log.flush();
   const cut = request.beforeSeq;
   if (cut !== undefined) {

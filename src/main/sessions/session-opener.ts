@@ -26,6 +26,8 @@ export interface NewSessionExtra {
   /** An agent's existing session (from its `session/list`) this one opens. */
   acpSessionId?: string;
   title?: string;
+  /** Runs right after the row is stored, in the same step (the workspace's row goes in with it). */
+  onInserted?: () => void;
   /** A fork: the session it copies. */
   forkedFrom?: string;
 }
@@ -58,6 +60,7 @@ export class SessionOpener {
 
   view(row: SessionRow): SessionViewT {
     const { o } = this.ctx;
+    const workspace = o.workspace.view(row.id);
     // Activity still queued for the store counts: a view pushed in the same tick as a prompt or
     // a permission request already moves the session up.
     const lastActivityAt = Math.max(row.last_activity_at, o.log.pendingActivityAt(row.id) ?? 0);
@@ -84,8 +87,10 @@ export class SessionOpener {
       additionalDirs: additionalDirsOf(row),
       ...(unread ? { unread } : {}),
       ...(row.custom_title ? { renamed: true } : {}),
-      // Only an agent session can be forked: an imported copy has none.
-      ...(row.can_fork === 1 && row.acp_session_id !== null && row.read_only === 0 ? { canFork: true } : {}),
+      ...workspace,
+      // Only an agent session can be forked: an imported copy has none; nor (yet) a session in
+      // its own worktree (session-fork.ts says why).
+      ...(row.can_fork === 1 && row.acp_session_id !== null && row.read_only === 0 && workspace.workspace?.kind !== 'worktree' ? { canFork: true } : {}),
       ...(row.forked_from !== null ? { forkedFrom: row.forked_from } : {}),
       ...(row.read_only === 1 ? { readOnly: true } : {}),
     };
@@ -103,7 +108,9 @@ export class SessionOpener {
       const bound = o.store.sessions.byAcpSessionId(agentId, extra.acpSessionId);
       if (bound) throw new AppError('already_exists', `That session of ${agent.name} is already open here (${displayTitle(bound)})`);
     }
-    o.store.sessions.insert({ id, agent_id: agentId, cwd, state: 'CREATED', ...extra }, o.clock.now());
+    const { onInserted, ...fields } = extra;
+    o.store.sessions.insert({ id, agent_id: agentId, cwd, state: 'CREATED', ...fields }, o.clock.now());
+    onInserted?.();
     // Start the agent session now, so its commands and title arrive before the first prompt;
     // unless it was closed before this ran (a close must not be undone by the warm-up).
     registry
@@ -203,6 +210,7 @@ export class SessionOpener {
       // Inside the try: a missing agent or a refused transition must be shown like any other
       // failure to start, never swallowed (the prompt waiting on it needs its answer).
       if (!agent) throw new AppError('not_found', `No agent named ${row.agent_id}; add it in Settings → Agents (or agents.json)`);
+      o.workspace.assertUsable(row.id);
       transition(o.store.sessions, row.id, 'STARTING', row.state === 'CREATED' ? 'new' : 'resume', o.clock.now());
       registry.add(live);
       added = true;
@@ -292,6 +300,10 @@ export class SessionOpener {
   private record(sessionId: string, e: MappedEvent): void {
     const { o } = this.ctx;
     o.log.append(sessionId, e.kind, e.payload);
+    // The files may have changed: the header's status and an open Changes follow (debounced).
+    if (e.kind === 'file_written' || ((e.kind === 'tool_call' || e.kind === 'tool_call_update') && (e.payload.status === 'completed' || e.payload.status === 'failed'))) {
+      o.workspace.touched(sessionId);
+    }
     if (e.kind === 'session_info' && typeof e.payload.title === 'string' && e.payload.title.trim()) {
       o.store.sessions.setTitle(sessionId, e.payload.title, o.clock.now());
     }

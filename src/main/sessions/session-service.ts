@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type {
   CommandParams,
   CommandResponse,
@@ -16,6 +16,7 @@ import type {
 } from '../../shared/contract';
 import { anyOf, Emitter, type Event } from '../util/event';
 import { requireAdditionalDirs, requireFolder } from '../workspace/folders';
+import type { DeleteOptions } from '../workspace/workspace-service';
 import { AppError } from '../../shared/errors';
 import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
@@ -80,7 +81,8 @@ export class SessionService {
     const rowChanged: Event<string> = (listener) =>
       // The controls have their own event, for the windows watching the session only.
       o.store.sessions.onDidChange((change) => change.what !== 'controls' && listener(change.sessionId));
-    this.onDidChangeSession = anyOf(rowChanged, this.prompts.onDidChangeRunning, this.registry.onDidChange, o.gate.onDidChangePending, o.questions.onDidChangePending);
+    const workspaceChanged: Event<string> = (listener) => o.store.workspaces.onDidChange((change) => listener(change.sessionId));
+    this.onDidChangeSession = anyOf(rowChanged, workspaceChanged, this.prompts.onDidChangeRunning, this.registry.onDidChange, o.gate.onDidChangePending, o.questions.onDidChangePending);
     this.onDidTerminalOutput = this.ctx.terminalOutput.event;
     this.onDidChangeControls = this.ctx.controls.onDidChange;
   }
@@ -107,21 +109,49 @@ export class SessionService {
   /**
    * A session a person asked for: its folders checked (missing, a file, unreadable: refused
    * before anything is stored), the agent and folder the settings name when the request does
-   * not. Announced, so the next New session starts from these choices.
+   * not. Its workspace comes from `WorkspaceService.open`: a worktree of its own (`worktree`),
+   * the repository folder shared, or the folder as it is. `alsoRunOn` starts more sessions on
+   * the same task, one per agent, each in its own worktree, as a group. Announced, so the next
+   * New session starts from these choices (the folder the person chose, not the worktree).
    */
-  newSession(request: CommandParams<'sessions:create'>): SessionViewT {
-    const defaults = this.ctx.o.defaults();
-    const cwd = requireFolder(request.cwd ?? defaults.cwd);
-    const additionalDirs = requireAdditionalDirs(request.additionalDirs ?? [], cwd);
+  async newSession(request: CommandParams<'sessions:create'>): Promise<SessionViewT> {
+    const { o } = this.ctx;
+    this.ctx.assertOpen();
+    const defaults = o.defaults();
+    const folder = requireFolder(request.cwd ?? defaults.cwd);
+    const additionalDirs = requireAdditionalDirs(request.additionalDirs ?? [], folder);
     const agentId = request.agentId ?? defaults.agentId;
+    const also = request.alsoRunOn ?? [];
+    if (also.length > 0 && request.acpSessionId !== undefined) throw new AppError('invalid_request', 'An existing session of an agent cannot also run on other agents.');
+    for (const a of [agentId, ...also]) if (!o.agent(a)) throw new AppError('not_found', `No agent named ${a}`);
     const id = request.id ?? randomUUID();
-    const view = this.create(id, agentId, cwd, {
-      additionalDirs,
-      ...(request.acpSessionId === undefined ? {} : { acpSessionId: request.acpSessionId }),
-      ...(request.title === undefined ? {} : { title: request.title }),
-    });
-    this.didCreate.fire({ sessionId: id, agentId, cwd });
-    return view;
+    const members = [{ id, agentId }, ...also.map((a) => ({ id: randomUUID(), agentId: a }))];
+    this.requireNew(id);
+    const asked = { folder, ...(request.worktree ? { worktree: request.worktree } : {}), sessions: members };
+    // Outside any git checkout the session is made in this very step, as it always was.
+    const opened = o.workspace.openPlain(asked) ?? (await o.workspace.open(asked));
+    const views: SessionViewT[] = [];
+    try {
+      // Checked again: quit may have begun, or the id been taken, while the worktrees were made.
+      this.ctx.assertOpen();
+      this.requireNew(id);
+      for (const [i, m] of members.entries()) {
+        const ws = opened.sessions[i]!;
+        views.push(
+          this.create(m.id, m.agentId, ws.cwd, {
+            additionalDirs,
+            ...(request.acpSessionId === undefined ? {} : { acpSessionId: request.acpSessionId }),
+            ...(request.title === undefined ? {} : { title: request.title }),
+            onInserted: ws.record,
+          }),
+        );
+      }
+    } catch (err) {
+      await opened.abandon().catch((undoErr: unknown) => o.logger.error('taking back the worktrees of a session that was not created failed', { session: id, error: String(undoErr) }));
+      throw err;
+    }
+    this.didCreate.fire({ sessionId: id, agentId, cwd: folder });
+    return views[0]!;
   }
 
   /** The person closes the session (its agent released); its view as it is after. */
@@ -130,18 +160,32 @@ export class SessionService {
     return this.view(this.ctx.row(sessionId));
   }
 
-  /** Hidden from the list (shown under Archived); its agent is released. Restorable. */
-  async archive(sessionId: string): Promise<SessionViewT> {
+  /**
+   * Hidden from the list (shown under Archived); its agent is released. A worktree's folder is
+   * removed once the agent stopped (uncommitted files checkpointed, the branch kept) unless
+   * `keepWorktree`. Restorable.
+   */
+  async archive(sessionId: string, keepWorktree = false): Promise<SessionViewT> {
     this.ctx.row(sessionId);
     await this.closer.close(sessionId, 'closed_by_user');
+    await this.ctx.o.workspace.archive(sessionId, keepWorktree);
     const now = this.ctx.o.clock.now();
     this.ctx.o.store.sessions.setArchived(sessionId, now, now);
     return this.view(this.ctx.row(sessionId));
   }
 
-  restore(sessionId: string): SessionViewT {
+  /** Back from the archive; a worktree removed at archive is made again first (refused, still archived, if it cannot be). */
+  async restore(sessionId: string): Promise<SessionViewT> {
     this.ctx.row(sessionId);
+    await this.ctx.o.workspace.unarchive(sessionId);
     this.ctx.o.store.sessions.setArchived(sessionId, null, this.ctx.o.clock.now());
+    return this.view(this.ctx.row(sessionId));
+  }
+
+  /** Makes a worktree whose folder vanished again from its branch; the session's view after. */
+  async recreateWorkspace(sessionId: string): Promise<SessionViewT> {
+    this.ctx.row(sessionId);
+    await this.ctx.o.workspace.recreate(sessionId);
     return this.view(this.ctx.row(sessionId));
   }
 
@@ -202,11 +246,14 @@ export class SessionService {
   /**
    * Removes the session whatever its state: the agent is asked to `session/delete` it where it
    * lists that capability and still runs it (an agent is not started just for this), the
-   * session is closed, and its transcript, prompts and permission records go in one transaction.
+   * session is closed, its worktree removed (uncommitted files checkpointed first; the branch
+   * too when asked, refused before anything happens when it holds unconfirmed work), and its
+   * transcript, prompts, permission records and workspace rows go in one transaction.
    */
-  async delete(sessionId: string): Promise<void> {
+  async delete(sessionId: string, options: DeleteOptions = {}): Promise<void> {
     const { o } = this.ctx;
     this.ctx.row(sessionId);
+    await o.workspace.checkDelete(sessionId, options);
     const live = this.registry.get(sessionId);
     const broker = live?.broker;
     if (broker?.isAlive && live?.acpSessionId && broker.capabilities.sessionCapabilities?.delete) {
@@ -215,10 +262,12 @@ export class SessionService {
       });
     }
     await this.closer.close(sessionId, 'closed_by_user');
+    await o.workspace.delete(sessionId, options);
     o.log.flush();
     o.log.forget(sessionId);
     for (const clientId of [...o.watchers.clientsOf(sessionId)]) o.watchers.remove(clientId, sessionId);
     o.store.sessions.remove(sessionId);
+    o.workspace.forget(sessionId);
   }
 
   /**
@@ -274,12 +323,39 @@ export class SessionService {
     return this.ctx.row(id);
   }
 
+  /** The id is free: no stored session and no live one has it. */
+  private requireNew(id: string): void {
+    if (this.registry.has(id) || this.ctx.o.store.sessions.get(id)) throw new AppError('already_exists', `A session with id ${id} already exists`);
+  }
+
   create(id: string, agentId: string, cwd: string, extra: NewSessionExtra = {}): SessionViewT {
     return this.opener.create(id, agentId, cwd, extra);
   }
 
+  /**
+   * Accepts a prompt for the session. The first prompt sent to any session of a group goes to
+   * each of the others too (under a prompt id derived from this one, so a retried send is run once).
+   */
   send(sessionId: string, clientMessageId: string, text: string, retry = false, content: readonly PromptBlock[] = []): { duplicate: boolean } {
-    return this.prompts.send(sessionId, clientMessageId, text, retry, content);
+    const sent = this.prompts.send(sessionId, clientMessageId, text, retry, content);
+    if (!sent.duplicate) {
+      for (const sibling of this.ctx.o.workspace.claimGroupFirstPrompt(sessionId)) this.sendToSibling(sibling, derivedPromptId(clientMessageId, sibling), text, content);
+    }
+    return sent;
+  }
+
+  private sendToSibling(sessionId: string, clientMessageId: string, text: string, content: readonly PromptBlock[]): void {
+    try {
+      this.prompts.send(sessionId, clientMessageId, text, false, content);
+    } catch (err) {
+      // An attachment may not suit the sibling's agent or folder (a mention in another worktree): the text still goes.
+      this.ctx.o.logger.warn('the group\'s first prompt could not go to a sibling as sent; sending its text', { session: sessionId, error: String(err) });
+      try {
+        if (text.trim() !== '') this.prompts.send(sessionId, clientMessageId, text, false, []);
+      } catch (again) {
+        this.ctx.o.logger.warn('the group\'s first prompt could not go to a sibling', { session: sessionId, error: String(again) });
+      }
+    }
   }
 
   cancel(sessionId: string): void {
@@ -331,4 +407,10 @@ export class SessionService {
   endAllStored(reason: StateReason): void {
     this.closer.endAllStored(reason);
   }
+}
+
+/** A sibling's id for the group's first prompt: the same for a retried send, a UUID like any other. */
+export function derivedPromptId(clientMessageId: string, sessionId: string): string {
+  const h = createHash('sha256').update(`${clientMessageId}:${sessionId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

@@ -30,6 +30,17 @@ describe('transcriptMarkdown', () => {
     expect(md).toContain('- **Permission** for `Edit`: not answered');
     expect(md).toContain('- **Question** to open a page on `a.example`: “Sign in” — not answered');
   });
+
+  it('shows a worktree\'s setup command and a restore, and nothing of a checkpoint', () => {
+    const md = transcriptMarkdown(header, [
+      ev({ kind: 'setup_command', payload: { command: 'npm ci', output: 'added 3 packages\nnpm ERR! oops\n', truncated: false, exit: { exitCode: 1, signal: null }, durationMs: 900, failed: true } }),
+      ev({ kind: 'checkpoint', payload: { checkpointId: 'c', clientMessageId: 'c', commit: 'abc', reason: 'turn' } }),
+      ev({ kind: 'files_restored', payload: { action: 'restore', checkpointId: 'c', undo: 'u', removed: 0, written: 1, paths: ['a.txt'], text: 'Restored the files to the checkpoint before that turn (1 file changed).' } }),
+    ]);
+    expect(md).toContain('- **Setup command** `npm ci`: failed, exit 1, 2 lines of output');
+    expect(md).toContain('- *Restored the files to the checkpoint before that turn (1 file changed).*');
+    expect(md).not.toContain('abc');
+  });
 });
 
 describe('lineChanges', () => {

@@ -172,14 +172,23 @@ export function transcriptMarkdown(header: MarkdownHeader, events: readonly Sess
         item(`- **Error** (${e.payload.code}): ${e.payload.message}`);
         break;
       case 'notice':
+      case 'files_restored':
         item(`- *${e.payload.text}*`);
         break;
+      case 'setup_command': {
+        const p = e.payload;
+        const how = p.exit.signal ? `killed by ${p.exit.signal}` : `exit ${p.exit.exitCode ?? '?'}`;
+        item(`- **Setup command** ${code(p.command)}: ${p.failed ? 'failed, ' : ''}${how}, ${p.output.split('\n').filter(Boolean).length} lines of output${p.truncated ? ' (truncated)' : ''}${p.message ? `; ${p.message}` : ''}`);
+        break;
+      }
       case 'turn_ended':
         if (e.payload.stopReason !== 'end_turn') item(`- *Turn ended: ${e.payload.stopReason}${e.payload.reason ? ` (${e.payload.reason})` : ''}*`);
         break;
       case 'unreadable':
         item(`- *An event this version cannot read (${e.payload.storedKind})*`);
         break;
+      // A checkpoint is a way back in the app; nothing to read in an export.
+      case 'checkpoint':
       case 'turn_started':
       case 'permission_resolved':
       case 'question_answered':

@@ -156,9 +156,11 @@ export class SessionsRepo {
       setCanFork: db.prepare(`UPDATE sessions SET can_fork = ?, updated_at = ? WHERE id = ? AND can_fork != ?`),
       remove: db.transaction((id: string) => {
         // Explicit, not left to ON DELETE CASCADE: a foreign-key-less copy of the file still ends clean.
-        for (const table of ['events', 'prompts', 'permissions', 'permission_rules', 'questions', 'drafts']) {
+        for (const table of ['events', 'prompts', 'permissions', 'permission_rules', 'questions', 'drafts', 'checkpoints', 'workspaces']) {
           db.prepare(`DELETE FROM ${table} WHERE session_id = ?`).run(id);
         }
+        // A group left without sessions goes with its last one.
+        db.prepare(`DELETE FROM session_groups WHERE id NOT IN (SELECT group_id FROM workspaces WHERE group_id IS NOT NULL)`).run();
         return db.prepare(`DELETE FROM sessions WHERE id = ?`).run(id).changes === 1;
       }),
       recordPrompt: db.prepare(`INSERT OR IGNORE INTO prompts (session_id, client_message_id, at) VALUES (?, ?, ?)`),

@@ -9,6 +9,7 @@ import { FoldersRepo } from './folders.repo';
 import { DraftsRepo } from './drafts.repo';
 import { McpServersRepo } from './mcp-servers.repo';
 import { RegistryRepo } from './registry.repo';
+import { WorkspacesRepo } from './workspaces.repo';
 import type { Disposable } from '../util/lifecycle';
 import { asStorageError } from './storage-errors';
 
@@ -24,6 +25,7 @@ export class Store implements Disposable {
   readonly drafts: DraftsRepo;
   readonly registry: RegistryRepo;
   readonly mcpServers: McpServersRepo;
+  readonly workspaces: WorkspacesRepo;
 
   constructor(readonly db: Db) {
     this.sessions = new SessionsRepo(db);
@@ -36,6 +38,7 @@ export class Store implements Disposable {
     this.drafts = new DraftsRepo(db);
     this.registry = new RegistryRepo(db);
     this.mcpServers = new McpServersRepo(db);
+    this.workspaces = new WorkspacesRepo(db);
   }
 
   /** Opens the file; a damaged, newer or unwritable one is refused with a StorageError that says what to do. */

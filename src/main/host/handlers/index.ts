@@ -6,11 +6,12 @@ import { mcpHandlers } from './mcp';
 import { registryHandlers } from './registry';
 import { permissionHandlers } from './permissions';
 import { sessionHandlers } from './sessions';
+import { workspaceHandlers } from './workspace';
 
 /**
  * One handler per contract command, grouped by domain. The dispatcher has validated `params`;
  * each handler is one call to the part that owns the work.
  */
 export function createHandlers(h: HostParts): Handlers {
-  return { ...sessionHandlers(h), ...permissionHandlers(h), ...agentHandlers(h), ...hostHandlers(h), ...mcpHandlers(h), ...registryHandlers(h) };
+  return { ...sessionHandlers(h), ...permissionHandlers(h), ...agentHandlers(h), ...hostHandlers(h), ...workspaceHandlers(h), ...mcpHandlers(h), ...registryHandlers(h) };
 }

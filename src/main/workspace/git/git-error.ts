@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode } from '../../../shared/errors';
+import { AppError, type ErrorCode, type GitProblem } from '../../../shared/errors';
 
 /**
  * Every way a git operation fails, as one union: the UI branches on `code`, and shows
@@ -70,10 +70,11 @@ export class GitError extends Error {
     this.files = fields.files;
   }
 
-  /** The same failure as the contract's error, git's words kept as `stderrTail`. */
+  /** The same failure as the contract's error: git's words kept as `stderrTail`, the kind and files as `git`. */
   toAppError(): AppError {
     const stderrTail = this.stderr ? this.stderr.split('\n').slice(-20) : undefined;
-    return new AppError(APP_CODES[this.code], this.message, stderrTail ? { stderrTail } : undefined);
+    const git = { problem: this.code, ...(this.files ? { files: this.files.slice(0, 200) } : {}) };
+    return new AppError(APP_CODES[this.code], this.message, { ...(stderrTail ? { stderrTail } : {}), git });
   }
 }
 
@@ -102,6 +103,10 @@ const APP_CODES: Record<GitErrorCode, ErrorCode> = {
   unsupported_path: 'unsupported',
   invalid_argument: 'invalid_request',
 };
+
+/** The layer's codes are the contract's `GitProblem`s (which also has the service's own `unmerged`). */
+const _sameWords: GitErrorCode extends GitProblem ? true : never = true;
+void _sameWords;
 
 export function isGitError(err: unknown, code?: GitErrorCode): err is GitError {
   return err instanceof GitError && (code === undefined || err.code === code);

@@ -392,6 +392,16 @@ export class RowGrouper {
       case 'notice':
         this.push({ type: 'notice', key: `notice-${e.seq}`, text: e.payload.text, ...(e.payload.sessionId ? { sessionId: e.payload.sessionId } : {}) });
         break;
+      // Issue 19, until the workspace UI shows them its own way: restores and setup runs as notices.
+      case 'files_restored':
+        this.push({ type: 'notice', key: `notice-${e.seq}`, text: e.payload.text });
+        break;
+      case 'setup_command': {
+        const p = e.payload;
+        const how = p.failed ? `failed${p.exit.exitCode !== null && p.exit.exitCode !== undefined ? ` (exit ${p.exit.exitCode})` : ''}` : 'finished';
+        this.push({ type: 'notice', key: `notice-${e.seq}`, text: `Setup command ${p.command} ${how}.${p.message ? ` ${p.message}` : ''}` });
+        break;
+      }
       case 'question_asked': {
         const { requestId, question } = e.payload;
         this.questionIndex.set(requestId, this.push({ type: 'question', key: `question-${e.seq}`, requestId, question, answer: undefined, completed: false }));
@@ -413,6 +423,8 @@ export class RowGrouper {
       case 'unreadable':
         this.push({ type: 'unreadable', key: `unreadable-${e.seq}`, storedKind: e.payload.storedKind });
         break;
+      // A turn's checkpoint is what its end line's Restore uses; it is no row of its own.
+      case 'checkpoint':
       case 'session_info':
       case 'available_commands':
       case 'agent_update':
