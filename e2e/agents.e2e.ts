@@ -7,6 +7,8 @@ test('an agent added by hand in Settings is tested, runs a session, and is remov
   await openApp(page, host.url());
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });
+  const agentsTab = settings.getByRole('tab', { name: 'Agents' });
+  await agentsTab.click();
   const agents = settings.getByRole('list', { name: 'Agents' });
   await expect(agents.getByRole('listitem', { name: 'Demo agent' })).toBeVisible();
 
@@ -42,6 +44,7 @@ test('an agent added by hand in Settings is tested, runs a session, and is remov
 
   // Removing it is refused while the session is open, then done once it is closed.
   await page.getByRole('button', { name: 'Settings' }).click();
+  await agentsTab.click();
   await agents.getByRole('listitem', { name: 'Hand demo' }).getByRole('button', { name: 'Remove' }).click();
   await expect(agents.getByRole('listitem', { name: 'Hand demo' }).getByRole('alert')).toContainText('used by 1 open session');
   await settings.getByRole('button', { name: 'Done' }).click();
@@ -49,6 +52,7 @@ test('an agent added by hand in Settings is tested, runs a session, and is remov
   // Closed: the session ended (its agent released), so the agent is no longer in use.
   await expect(sidebar(page)).toContainText('Ended');
   await page.getByRole('button', { name: 'Settings' }).click();
+  await agentsTab.click();
   await agents.getByRole('listitem', { name: 'Hand demo' }).getByRole('button', { name: 'Remove' }).click();
   await expect(agents.getByRole('listitem', { name: 'Hand demo' })).toHaveCount(0);
   await expect(agents.getByRole('listitem')).toHaveCount(1);

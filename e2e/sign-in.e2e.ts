@@ -58,4 +58,25 @@ test.describe('signing in where the person is', () => {
     await expect(page.getByRole('button', { name: 'New session' })).toBeEnabled();
     await expect(sidebar(page).getByRole('link')).toHaveCount(0);
   });
+
+  test('in Settings, a terminal sign-in shows its exact command with Copy (headless), and Sign out ends the sign-in', async ({ page, host }) => {
+    await openApp(page, host.url());
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    await settings.getByRole('tab', { name: 'Agents' }).click();
+    const demo = settings.getByRole('list', { name: 'Agents' }).getByRole('listitem', { name: 'Demo agent' });
+    await expect(demo.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+    await demo.getByRole('button', { name: 'Test' }).click();
+
+    // ACP's terminal method, offered because Switchboard advertises auth.terminal: the agent's
+    // own command with the method's arguments, to copy (a headless host opens no terminal).
+    const terminal = demo.getByRole('listitem').filter({ hasText: 'Sign in in a terminal' });
+    await expect(terminal.locator('code')).toHaveText(/demo-agent\.js( --data-dir \S+)? --auth required --login$/);
+    await expect(terminal.getByRole('button', { name: 'Copy' })).toBeVisible();
+    await expect(terminal.getByRole('button', { name: 'Run in a terminal' })).toHaveCount(0);
+
+    // It said it can sign out (agentCapabilities.auth.logout): Sign out runs ACP logout on a probe.
+    await demo.getByRole('button', { name: 'Sign out' }).click();
+    await expect(demo).toContainText('Signed out of Demo agent.');
+  });
 });

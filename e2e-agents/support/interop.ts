@@ -24,6 +24,10 @@ export const QWEN_TURN = {
   file: 'notes.txt',
   content: 'Written by Qwen Code through Switchboard, on the stand-in model.\n',
   finalText: 'I wrote notes.txt for you.',
+  /** A question the stand-in answers with the tools Qwen offered it (its MCP servers' among them). */
+  toolsTrigger: 'Which tools do you have?',
+  /** What the stand-in asks Qwen's tool search for: the MCP test server's tools are named after it. */
+  toolsQuery: 'switchboard-tools',
 } as const;
 
 export interface Interop {

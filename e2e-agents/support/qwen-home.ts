@@ -24,3 +24,4 @@ export function qwenEnvironment(home: string, model: StandInModel): Record<strin
   writeFileSync(join(home, '.qwen', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
   return { OPENAI_API_KEY: 'stand-in-key', OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: model.model };
 }
+

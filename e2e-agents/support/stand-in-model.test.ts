@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startStandInModel, type StandInModel } from './stand-in-model';
+import { startStandInModel, TOOLS_ANSWER_PREFIX, TOOLS_FOUND_PREFIX, type StandInModel } from './stand-in-model';
 
-const script = { trigger: 'Create notes.txt', folder: '/tmp/session', file: 'notes.txt', content: 'hello\n', finalText: 'Done, notes.txt written.' };
+const script = { trigger: 'Create notes.txt', folder: '/tmp/session', file: 'notes.txt', content: 'hello\n', finalText: 'Done, notes.txt written.', toolsTrigger: 'Which tools', toolsQuery: 'my-server' };
 const writeTool = {
   type: 'function',
   function: { name: 'write_file', parameters: { type: 'object', properties: { file_path: { type: 'string' }, content: { type: 'string' } } } },
@@ -69,5 +69,27 @@ describe('the stand-in OpenAI-compatible model', () => {
   it('says 404 for routes it does not serve and 400 for a body that is not JSON', async () => {
     expect((await fetch(`${model.baseUrl}/embeddings`, { method: 'POST', body: '{}' })).status).toBe(404);
     expect((await fetch(`${model.baseUrl}/chat/completions`, { method: 'POST', body: 'not json' })).status).toBe(400);
+  });
+
+  it('answers the tools question of the latest message with the names of every tool offered, and calls none', async () => {
+    const echo = { type: 'function', function: { name: 'mcp__tools__echo', description: 'Returns the text it is given.' } };
+    const messages = [...asked, { role: 'assistant', content: 'done' }, { role: 'user', content: 'Which tools do you have?' }];
+    const res = await (await chat({ stream: false, messages, tools: [writeTool, echo] })).json();
+    expect(res.choices[0]).toMatchObject({ finish_reason: 'stop', message: { content: `${TOOLS_ANSWER_PREFIX} write_file, mcp__tools__echo.` } });
+    expect(model.toolCalls).toEqual([]);
+  });
+
+  it('asks the agent\'s tool search first where it offers one, then names the tools the search returned', async () => {
+    const search = { type: 'function', function: { name: 'tool_search', parameters: { type: 'object', properties: { query: { type: 'string' } } } } };
+    const question = [{ role: 'user', content: 'Which tools do you have?' }];
+    const first = await (await chat({ stream: false, messages: question, tools: [writeTool, search] })).json();
+    const call = first.choices[0].message.tool_calls[0];
+    expect(call.function.name).toBe('tool_search');
+    expect(JSON.parse(call.function.arguments)).toEqual({ query: 'my-server' });
+
+    const result = '<functions>\n<function>{"name":"mcp__my-server__echo","description":"Echo.","parametersJsonSchema":{"properties":{"name":{"type":"string"}}}}</function>\n</functions>';
+    const messages = [...question, { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: call.id, content: [{ type: 'text', text: result }] }];
+    const second = await (await chat({ stream: false, messages, tools: [writeTool, search] })).json();
+    expect(second.choices[0].message.content).toBe(`${TOOLS_ANSWER_PREFIX} write_file, tool_search. ${TOOLS_FOUND_PREFIX} mcp__my-server__echo.`);
   });
 });

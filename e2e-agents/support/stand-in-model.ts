@@ -7,8 +7,12 @@ import { join } from 'node:path';
  * loopback only, port 0, no network. It is scripted, not clever: in a conversation whose user
  * message holds `trigger`, where the agent offers a file-writing tool and no tool has answered
  * yet, it calls that tool to write `file` with `content`; once the tool's result is in the
- * conversation it answers with `finalText`. Anything else (an agent's side requests: titles,
- * classifiers) gets a short plain answer.
+ * conversation it answers with `finalText`. A user message holding `toolsTrigger` is answered
+ * with the names of the tools the agent offered, and of those its search tool found for
+ * `toolsQuery` (agents that hide tools behind one, as Qwen Code does its MCP servers' tools,
+ * answer that search first), so a test sees in the window which tools an agent took from its
+ * MCP servers. Anything else (an agent's side requests: titles, classifiers) gets a short plain
+ * answer.
  */
 export interface StandInScript {
   /** Words of the person's prompt that start the scripted turn (agents also send side requests). */
@@ -19,7 +23,18 @@ export interface StandInScript {
   file: string;
   content: string;
   finalText: string;
+  /** Words of the person's prompt that ask which tools the agent offers the model. */
+  toolsTrigger?: string;
+  /** What to ask the agent's tool search for (Qwen Code's `tool_search`), when it offers one. */
+  toolsQuery?: string;
 }
+
+/** How the stand-in answers `toolsTrigger`: the tool names, one line. */
+export const TOOLS_ANSWER_PREFIX = 'The tools offered to me:';
+/** Then, where it searched: the names the search returned. */
+export const TOOLS_FOUND_PREFIX = 'Found by searching:';
+/** Search tools the stand-in knows how to call (their query parameter is `query`). */
+const SEARCH_TOOLS = ['tool_search'];
 
 interface ChatMessage {
   role: string;
@@ -28,7 +43,7 @@ interface ChatMessage {
 }
 interface ToolSpec {
   type?: string;
-  function?: { name?: string; parameters?: { properties?: Record<string, unknown>; required?: string[] } };
+  function?: { name?: string; description?: string; parameters?: { properties?: Record<string, unknown>; required?: string[] } };
 }
 export interface ChatRequest {
   model?: string;
@@ -70,6 +85,10 @@ type Reply = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: 
 
 function decide(req: ChatRequest, script: StandInScript, callCount: number): Reply {
   const messages = req.messages ?? [];
+  const lastUserAt = messages.findLastIndex((m) => m.role === 'user');
+  if (script.toolsTrigger && lastUserAt >= 0 && textOf(messages[lastUserAt]!.content).includes(script.toolsTrigger)) {
+    return toolsReply(req, messages.slice(lastUserAt + 1), script, callCount);
+  }
   const asked = messages.some((m) => m.role === 'user' && textOf(m.content).includes(script.trigger));
   if (!asked) return { kind: 'text', text: 'OK' };
   const toolAnswered = messages.some((m) => m.role === 'tool');
@@ -79,6 +98,19 @@ function decide(req: ChatRequest, script: StandInScript, callCount: number): Rep
     return { kind: 'tool', id: `call_stand_in_${callCount + 1}`, name: writeTool.function!.name!, arguments: toolArguments(writeTool, script) };
   }
   return { kind: 'text', text: 'OK' };
+}
+
+/** The answer to `toolsTrigger`: search first where the agent offers a search tool, then name what is there. */
+function toolsReply(req: ChatRequest, since: ChatMessage[], script: StandInScript, callCount: number): Reply {
+  const names = (req.tools ?? []).map((t) => t.function?.name).filter((n): n is string => typeof n === 'string');
+  const search = names.find((n) => SEARCH_TOOLS.includes(n));
+  const results = since.filter((m) => m.role === 'tool').map((m) => textOf(m.content));
+  if (search && script.toolsQuery && results.length === 0) {
+    return { kind: 'tool', id: `call_stand_in_${callCount + 1}`, name: search, arguments: { query: script.toolsQuery } };
+  }
+  // A search answers with function declarations: their `"name": "…"` fields are the tools found.
+  const found = [...new Set(results.flatMap((r) => [...r.matchAll(/"name"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!)))];
+  return { kind: 'text', text: `${TOOLS_ANSWER_PREFIX} ${names.join(', ')}.${found.length ? ` ${TOOLS_FOUND_PREFIX} ${found.join(', ')}.` : ''}` };
 }
 
 function sse(res: ServerResponse, data: unknown): void {

@@ -13,6 +13,30 @@ export const EnvName = z.string().max(128).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'le
 
 export const AgentSource = z.enum(['builtin', 'user', 'file']);
 
+/** How a registry agent is distributed: an npm package run by npx, a PyPI one by uvx, a download. */
+export const DistributionKind = z.enum(['npx', 'uvx', 'binary']);
+export type DistributionKindT = z.output<typeof DistributionKind>;
+
+/**
+ * Registry facts of a catalogue agent added from the ACP registry (its Settings row: the
+ * version it runs, a newer one, Pin and Roll back). Here rather than in `registry.ts`, which
+ * imports this file.
+ */
+export const RegistryAgentInfo = z.object({
+  registryId: z.string(),
+  kind: DistributionKind,
+  version: z.string(),
+  pinned: z.boolean(),
+  /** The version Roll back returns to, when one is kept. */
+  previousVersion: z.string().optional(),
+  /** A newer version in the registry, when there is one. */
+  latestVersion: z.string().optional(),
+  /** Binary agents: the folder it runs from and the download's sha256 (as verified or first seen). */
+  installDir: z.string().optional(),
+  sha256: z.string().optional(),
+});
+export type RegistryAgentInfoT = z.output<typeof RegistryAgentInfo>;
+
 /**
  * Whether an agent's command can start here (a cheap check, not a run): `installed` (the
  * command is on PATH or an executable path; for `npx -y pkg@version`, that version is in the
@@ -81,6 +105,10 @@ export const AgentView = z.object({
   lastTest: AgentTestResult.optional(),
   /** Advice for this agent (e.g. running as root). */
   hints: z.array(z.string()),
+  /** Added from the ACP registry: its version, a newer one, pinned, what Roll back returns to. */
+  registry: RegistryAgentInfo.optional(),
+  /** Its last Test found `agentCapabilities.auth.logout`: Settings offers Sign out. */
+  canSignOut: z.boolean().optional(),
 });
 
 export const AgentList = z.object({

@@ -10,6 +10,30 @@ import { AgentList, AgentPresetView, AgentTestProgress, AgentTestResult, AgentVi
 import { FileMatches, PromptBlocks, PromptCapabilities, SearchFiles } from './prompt';
 import { ControlTarget, SessionControls } from './session-controls';
 import {
+  ByMcpServer,
+  EnableMcpServer,
+  ImportMcpServers,
+  McpImportReport,
+  McpImportResult,
+  McpServerList,
+  McpServerView,
+  McpSessionServer,
+  McpTestProgress,
+  McpTestResult,
+  SaveMcpServer,
+} from './mcp';
+import {
+  AddFromRegistry,
+  ByRegistryAgent,
+  ListRegistry,
+  PinRegistryAgent,
+  RegistryAgentChange,
+  RegistryAgentInfo,
+  RegistryChanged,
+  RegistryInstallProgress,
+  RegistryListing,
+} from './registry';
+import {
   BranchCheck,
   ChangesChanged,
   ChangesList,
@@ -43,6 +67,8 @@ export * from './events';
 export * from './catalogue';
 export * from './prompt';
 export * from './session-controls';
+export * from './mcp';
+export * from './registry';
 export * from './workspace';
 export * from './storage';
 export * from './host-problems';
@@ -105,6 +131,11 @@ export const SessionView = z.object({
   unread: z.boolean().optional(),
   /** The person named it (`sessions:rename`): the agent's later titles do not replace the name. */
   renamed: z.boolean().optional(),
+  /**
+   * While its agent runs: the MCP servers turned on for the agent, each given to this session or
+   * skipped with the reason (never a secret value). A transcript notice records each start's list.
+   */
+  mcpServers: z.array(McpSessionServer).optional(),
   /** Its git worktree or shared repository folder; absent for a folder outside any repository. */
   workspace: WorkspaceView.optional(),
   /** Sessions started together on one task (`alsoRunOn`) share it: `workspace:compare` lists them. */
@@ -162,6 +193,8 @@ export const Settings = z.object({
   logProtocol: z.boolean().optional(),
   /** Colour theme of every window: follow the system (default), or always light or dark. */
   theme: z.enum(['system', 'light', 'dark']).optional(),
+  /** Where the ACP registry's index is fetched from (`DEFAULT_REGISTRY_URL`); empty never fetches (the bundled copy is used). */
+  registryUrl: z.string().max(2048).optional(),
   /** Where sessions' worktrees go (absolute); default `<data folder>/worktrees`. */
   worktreeRoot: z.string().optional(),
   /** Backups of the database kept of each kind (daily, before a migration); the host's default is 7. */
@@ -663,6 +696,37 @@ export const commands = {
   'sessions:configure': { req: SetControl, res: SessionControls },
   /** Full-text search over every transcript: sessions with hits, newest first, snippets marked. */
   'search:query': { req: SearchQuery, res: SearchResults },
+  /** Signs the agent out (ACP `logout`) on a probe of it, where its `initialize` lists `auth.logout`. */
+  'agents:signout': { req: ByAgent, res: AuthenticateResult },
+  /**
+   * Opens the person's terminal running a terminal sign-in method of the agent (its command with
+   * the method's arguments), from Settings; `unsupported` where no terminal can open (headless).
+   */
+  'agents:terminal': { req: z.object({ agentId: z.string().min(1), methodId: z.string().min(1) }).strict(), res: Ok },
+  /** The person's MCP servers (secrets as names only). */
+  'mcp:list': { req: Empty, res: McpServerList },
+  /** Adds (no `id`) or replaces a server; a secret sent without a value keeps the stored one. */
+  'mcp:save': { req: SaveMcpServer, res: McpServerView },
+  'mcp:remove': { req: ByMcpServer, res: Ok },
+  /** Turns a server on or off for one agent's sessions. */
+  'mcp:enable': { req: EnableMcpServer, res: McpServerView },
+  /** Starts or reaches the server with the MCP SDK client and lists its tools (progress as `mcp:progress`). */
+  'mcp:test': { req: ByMcpServer, res: McpTestResult },
+  /** Reads the MCP servers other tools (Claude Desktop, Claude Code, Gemini CLI) configured; adds nothing. */
+  'mcp:scan': { req: Empty, res: McpImportReport },
+  /** Adds the chosen servers of `mcp:scan` (the files are read again; secrets never cross to the window). */
+  'mcp:import': { req: ImportMcpServers, res: McpImportResult },
+  /** The ACP registry's agents (network, cache or the bundled copy), with what each needs here. */
+  'registry:list': { req: ListRegistry, res: RegistryListing },
+  /** Adds a registry agent: its pinned npx / uvx launch, or its download (progress as `registry:progress`). */
+  'registry:add': { req: AddFromRegistry, res: RegistryAgentChange },
+  /** Moves a registry agent to the version the registry lists (refused while pinned). */
+  'registry:update': { req: ByRegistryAgent, res: RegistryAgentChange },
+  'registry:pin': { req: PinRegistryAgent, res: RegistryAgentInfo },
+  /** Returns to the version kept before the last update, and pins it. */
+  'registry:rollback': { req: ByRegistryAgent, res: RegistryAgentChange },
+  /** A registry agent's facts; `not_found` for an agent not added from the registry. */
+  'registry:info': { req: ByRegistryAgent, res: RegistryAgentInfo },
   /** A folder typed in the New session dialog: a repository? its branch, a branch name, the remembered box; `prepare` starts a worktree ahead. */
   'workspace:probe': { req: ProbeWorkspace, res: WorkspaceProbe },
   /** A new branch's name as typed: valid, and not taken in the repository of `path`. */
@@ -761,6 +825,14 @@ export const events = {
   'search:progress': SearchProgress,
   /** Settings changed (from any window): to every window, so they agree (the theme among them). */
   'settings:changed': Settings,
+  /** The MCP servers changed (saved, removed, turned on or off, tested): to every window. */
+  'mcp:changed': McpServerList,
+  /** A step of an `mcp:test`: to the window that asked. */
+  'mcp:progress': McpTestProgress,
+  /** A registry agent's download and install moved on: to the window that asked. */
+  'registry:progress': RegistryInstallProgress,
+  /** The registry index in use changed (refreshed): to every window. */
+  'registry:changed': RegistryChanged,
   /** A session's branch, ahead/behind or dirty changed: to every window watching it. */
   'workspace:status': WorkspaceStatus,
   /** A session's files changed (a write, a tool call, a turn's end, a restore…): windows showing Changes list them again. */

@@ -67,6 +67,8 @@ export const NoticeKind = z.enum([
   'path_refused',
   /** A remembered choice (mode, model, option) was applied to a new session. */
   'default_applied',
+  /** The MCP servers a start gave the agent, and those left out with the reason. */
+  'mcp_servers',
   /** The person committed the worktree's changes, merged its branch into the base or rebased it (issue 19). */
   'git_commit',
   'git_merge',

@@ -166,6 +166,23 @@ export const McpImportReport = z.object({
   searched: z.array(z.string()),
 });
 
+// Requests and pushes (for the contract).
+export const ByMcpServer = z.object({ serverId: z.string().min(1).max(64) }).strict();
+export const EnableMcpServer = z.object({ serverId: z.string().min(1).max(64), agentId: AgentId, enabled: z.boolean() }).strict();
+export const McpServerList = z.object({ servers: z.array(McpServerView) });
+/** Adds the candidates of a fresh scan named by `key`, turned on for `agentIds`. */
+export const ImportMcpServers = z
+  .object({ keys: z.array(z.string().min(1).max(8_192)).min(1).max(500), agentIds: z.array(AgentId).max(256).default([]) })
+  .strict();
+export const McpImportResult = z.object({
+  added: z.array(McpServerView),
+  /** Keys no longer found when the files were read again (changed since the scan). */
+  missing: z.array(z.string()),
+});
+/** A step of a `Test`, to the window that asked. */
+export const McpTestStep = z.enum(['starting', 'listing', 'done']);
+export const McpTestProgress = z.object({ serverId: z.string(), step: McpTestStep, elapsedMs: z.number() });
+
 export type McpServerTypeT = z.output<typeof McpServerType>;
 export type SaveMcpServerT = z.output<typeof SaveMcpServer>;
 export type SaveMcpServerInput = z.input<typeof SaveMcpServer>;
@@ -178,6 +195,10 @@ export type McpSessionServerT = z.output<typeof McpSessionServer>;
 export type McpImportSourceT = z.output<typeof McpImportSource>;
 export type McpImportCandidateT = z.output<typeof McpImportCandidate>;
 export type McpImportReportT = z.output<typeof McpImportReport>;
+export type McpServerListT = z.output<typeof McpServerList>;
+export type McpImportResultT = z.output<typeof McpImportResult>;
+export type McpTestStepT = z.output<typeof McpTestStep>;
+export type McpTestProgressT = z.output<typeof McpTestProgress>;
 
 /** Names and values that read like credentials: imported and suggested as secret. */
 const SECRET_NAME = /key|token|secret|passw|pwd|auth|credential|cookie|session|bearer|private|signature|cert/i;

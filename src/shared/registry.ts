@@ -6,7 +6,11 @@
  * refused at the door rather than checked at each use.
  */
 import { z } from 'zod';
-import { EnvName } from './catalogue';
+import { DistributionKind, EnvName, RegistryAgentInfo } from './catalogue';
+
+// Defined beside the agent catalogue (an agent's Settings row shows them); named here too.
+export { DistributionKind, RegistryAgentInfo };
+export type { DistributionKindT, RegistryAgentInfoT } from './catalogue';
 
 /** Where the registry's CI publishes the aggregated index (its README, "Usage"). */
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
@@ -107,8 +111,6 @@ export const RegistryManifest = z.object({
 export type RegistryManifestT = z.output<typeof RegistryManifest>;
 export type RegistryManifestInput = z.input<typeof RegistryManifest>;
 
-export const DistributionKind = z.enum(['npx', 'uvx', 'binary']);
-export type DistributionKindT = z.output<typeof DistributionKind>;
 
 /** The index as it is published: `{ version, agents, extensions }`. */
 export const RegistryIndex = z.object({
@@ -244,21 +246,6 @@ export const RegistryListing = z.object({
 });
 export type RegistryListingT = z.output<typeof RegistryListing>;
 
-/** Registry facts of a catalogue agent added from the registry (for its Settings row). */
-export const RegistryAgentInfo = z.object({
-  registryId: RegistryId,
-  kind: DistributionKind,
-  version: z.string(),
-  pinned: z.boolean(),
-  /** The version Roll back returns to, when one is kept. */
-  previousVersion: z.string().optional(),
-  /** A newer version in the registry, when there is one. */
-  latestVersion: z.string().optional(),
-  /** Binary agents: the folder it runs from and the download's sha256 (as verified or first seen). */
-  installDir: z.string().optional(),
-  sha256: z.string().optional(),
-});
-export type RegistryAgentInfoT = z.output<typeof RegistryAgentInfo>;
 
 /** Progress of a binary download and install, to the window that asked. */
 export const RegistryInstallPhase = z.enum(['downloading', 'verifying', 'extracting', 'done']);
@@ -284,6 +271,12 @@ export const AddFromRegistry = z
   .strict();
 export const PinRegistryAgent = z.object({ agentId: z.string().min(1), pinned: z.boolean() }).strict();
 export const ByRegistryAgent = z.object({ agentId: z.string().min(1) }).strict();
+
+/** A catalogue agent added, updated or rolled back from the registry: what it runs now. */
+export const RegistryAgentChange = z.object({ agentId: z.string(), name: z.string(), info: RegistryAgentInfo });
+export type RegistryAgentChangeT = z.output<typeof RegistryAgentChange>;
+/** The index in use changed (a refresh): windows showing the registry list read it again. */
+export const RegistryChanged = z.object({ source: RegistrySource, asOf: z.string() });
 
 /** The bundled snapshot: the index as the registry's CI would publish it, and its source commit. */
 export const RegistrySnapshot = z.object({ origin: SnapshotOrigin, index: RegistryIndex });

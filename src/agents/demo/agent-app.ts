@@ -147,7 +147,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities,
         agentInfo: { name: 'demo-agent', title: 'Switchboard demo agent', version: '0.1.0' },
-        authMethods: auth.methods,
+        authMethods: auth.methodsFor(params.clientCapabilities),
       };
     })
     .onRequest(acp.methods.agent.authenticate, async ({ params, signal }) => {

@@ -13,6 +13,10 @@ export const DEMO_API_KEY_ENV = 'SWITCHBOARD_DEMO_API_KEY';
 export const AGENT_METHOD_ID = 'demo-login';
 export const API_KEY_METHOD_ID = 'demo-api-key';
 export const TERMINAL_METHOD_ID = 'demo-terminal-login';
+/** ACP's own terminal method: the agent's command run again with `--login`, in a terminal. */
+export const ACP_TERMINAL_METHOD_ID = 'demo-terminal';
+/** The flag that method adds: the demo agent then signs in at the terminal and exits (demo-agent.ts). */
+export const LOGIN_FLAG = '--login';
 export const NOT_LOGGED_IN = 'Not logged in. Run /login or set SWITCHBOARD_DEMO_API_KEY.';
 
 /** One method of each kind: the agent's own (`authenticate`), an environment variable, a terminal login. */
@@ -53,6 +57,18 @@ export class DemoAuth {
 
   get methods(): AuthMethod[] {
     return this.mode === 'none' ? [] : demoAuthMethods;
+  }
+
+  /**
+   * What `initialize` lists: ACP's terminal method too, but only to a client that says it runs
+   * them (`clientCapabilities.auth.terminal`), as ACP requires.
+   */
+  methodsFor(client: { auth?: { terminal?: boolean } | null } | undefined): AuthMethod[] {
+    if (this.mode === 'none' || !client?.auth?.terminal) return this.methods;
+    return [
+      ...this.methods,
+      { type: 'terminal', id: ACP_TERMINAL_METHOD_ID, name: 'Sign in in a terminal', description: 'Runs this agent with --login in your terminal.', args: [LOGIN_FLAG] },
+    ];
   }
 
   get isSignedIn(): boolean {

@@ -9,6 +9,8 @@
  * `--auth required|status` (tests): asks for sign-in like real agents without an account (auth.ts).
  * `--mode ID` (tests): new sessions start in that mode (`bypass` runs tools without asking).
  * `--mcp stdio` (tests): takes stdio MCP servers only (no `mcpCapabilities.http` / `.sse`).
+ * `--login`: what ACP's terminal sign-in method runs (the agent's command with the method's
+ * arguments, in a terminal): says it signed in and exits 0, without speaking ACP.
  * `--slow METHOD=MS,…` (tests): answers those requests late (slow-requests.ts); cancelled requests are reported on stderr.
  * stdout is the ACP stream (NDJSON); logs go to stderr.
  */
@@ -17,10 +19,15 @@ import { Readable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { createDemoAgent } from './agent-app';
 import { batchedOutput } from './batched-output';
-import { DemoAuth } from './auth';
+import { DemoAuth, LOGIN_FLAG } from './auth';
 import { HistoryStore } from './history-store';
 import { createDemoLogger } from './log';
 import { parseOptions } from './options';
+
+if (process.argv.includes(LOGIN_FLAG)) {
+  process.stdout.write('Signed in to the Switchboard demo agent.\n');
+  process.exit(0);
+}
 
 const options = parseOptions(process.argv.slice(2), process.env);
 const log = createDemoLogger(options.logLevel);

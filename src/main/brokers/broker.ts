@@ -6,6 +6,7 @@ import type { AgentDefinition } from './agent-definition';
 import { AgentLogFeed } from './agent-log-feed';
 import { AgentProcess, type AgentProcessOptions, type BrokerExit } from './agent-process';
 import { clientCapabilities, type ClientRequestHandlers } from './client-handlers';
+import { terminalAuthHandlers } from './auth-capability';
 import { configOptionHandlers } from './config-options';
 import { elicitationHandlers } from './elicitation-handlers';
 import { fsHandlers } from './fs-handlers';
@@ -122,6 +123,7 @@ export class Broker {
         baseEnv: { ...(opts.inheritedEnv ?? process.env), ...opts.agent.env },
       }),
       configOptionHandlers,
+      terminalAuthHandlers,
       elicitationHandlers({
         sinkFor: scopeOf,
         sinks: () => this.router.allSinks(),

@@ -1,4 +1,4 @@
-import type { AgentListT, AgentTestResultT, AgentViewT, SaveAgentT } from '../../shared/catalogue';
+import type { AgentListT, AgentTestResultT, AgentViewT, RegistryAgentInfoT, SaveAgentT } from '../../shared/catalogue';
 import { AgentTestResult } from '../../shared/catalogue';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
@@ -9,6 +9,14 @@ import type { Logger } from '../util/log';
 import type { AgentDetector } from './agent-detection';
 import { AGENT_PRESETS, ROOT_SANDBOX_HINT } from './agent-presets';
 import type { SecretStore } from './secret-box';
+import { defined } from '../util/defined';
+
+/** `agentCapabilities.auth.logout` in a Test's capabilities (any object, `{}` included, means yes). */
+function offersLogout(capabilities: unknown): boolean {
+  const auth = typeof capabilities === 'object' && capabilities !== null ? (capabilities as { auth?: unknown }).auth : undefined;
+  const logout = typeof auth === 'object' && auth !== null ? (auth as { logout?: unknown }).logout : undefined;
+  return typeof logout === 'object' && logout !== null;
+}
 
 export interface AgentCatalogueOptions {
   repo: AgentsRepo;
@@ -21,6 +29,8 @@ export interface AgentCatalogueOptions {
   agentsFile: string;
   /** Whether this host runs as root (Claude adapters then need IS_SANDBOX=1). */
   isRoot?: boolean;
+  /** The registry facts of an agent added from the ACP registry (its Settings row shows them). */
+  registryInfo?(agentId: string): RegistryAgentInfoT | undefined;
 }
 
 /**
@@ -32,6 +42,9 @@ export class AgentCatalogue {
   private readonly didChange = new Emitter<void>();
   /** An agent was added, edited, removed, tested, or what is installed here became known. */
   readonly onDidChange: Event<void> = this.didChange.event;
+  private readonly didRemove = new Emitter<string>();
+  /** An agent left the catalogue (its id): what was kept for it elsewhere (MCP servers, registry folders) goes. */
+  readonly onDidRemove: Event<string> = this.didRemove.event;
 
   private fileError: string | undefined;
   /** Last tests of built-in agents, which have no row. */
@@ -173,7 +186,13 @@ export class AgentCatalogue {
     this.o.repo.remove(id);
     this.o.secrets.removeAgent(id);
     this.o.log.info('agent removed', { agent: id });
+    this.didRemove.fire(id);
     this.didChange.fire();
+  }
+
+  /** The names of the secrets stored for an agent (Settings, a sign-in), never their values. */
+  secretNames(id: string): string[] {
+    return this.o.secrets.names(id);
   }
 
   /**
@@ -240,6 +259,8 @@ export class AgentCatalogue {
       availability: await this.o.detector.check(a.command, a.args),
       ...(lastTest ? { lastTest } : {}),
       hints,
+      ...defined({ registry: this.o.registryInfo?.(a.id) }),
+      ...(lastTest?.ok && offersLogout(lastTest.capabilities) ? { canSignOut: true } : {}),
     };
   }
 }

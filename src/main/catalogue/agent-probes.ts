@@ -6,7 +6,7 @@ import type { Clock } from '../util/clock';
 import { requireFolder } from '../workspace/folders';
 import type { AgentCatalogue } from './agent-catalogue';
 import { listAgentSessions } from './agent-session-list';
-import { signInAgent } from './agent-sign-in';
+import { signInAgent, signOutAgent, terminalMethodCommand } from './agent-sign-in';
 import { testAgent } from './agent-tester';
 
 export interface AgentProbesOptions {
@@ -17,6 +17,10 @@ export interface AgentProbesOptions {
   timeoutMs: number;
   /** The Switchboard session already bound to an agent's own session, if one is. */
   boundSession(agentId: string, acpSessionId: string): string | undefined;
+  /** Opens the person's terminal (the desktop app); absent where none can open. */
+  openTerminal?: (command: string, cwd: string, env: Record<string, string>) => void;
+  /** Where a terminal sign-in from Settings runs (the default folder). */
+  terminalCwd(): string;
 }
 
 /**
@@ -55,6 +59,25 @@ export class AgentProbes {
       resolve: (id) => catalogue.resolve(id),
       storeSecret: (id, name, value) => catalogue.storeSecret(id, name, value),
     });
+  }
+
+  /** ACP `logout` on a probe, where the agent offers it. */
+  signOut(agentId: string): Promise<{ ok: true; message: string }> {
+    const { catalogue } = this.o;
+    const storedSecrets = catalogue.secretNames(agentId);
+    return signOutAgent(agentId, { pool: this.o.pool, clock: this.o.clock, timeoutMs: this.o.timeoutMs, resolve: (id) => catalogue.resolve(id), storedSecrets });
+  }
+
+  /**
+   * A terminal sign-in from Settings: the method's command (looked up on a probe) opens in the
+   * person's terminal with the agent's environment; where none can open, the refusal names the
+   * command to run (the window shows it with Copy anyway).
+   */
+  async signInInTerminal(agentId: string, methodId: string): Promise<void> {
+    const { catalogue } = this.o;
+    const { agent, command } = await terminalMethodCommand(agentId, methodId, { pool: this.o.pool, clock: this.o.clock, timeoutMs: this.o.timeoutMs, resolve: (id) => catalogue.resolve(id) });
+    if (!this.o.openTerminal) throw new AppError('unsupported', `Switchboard cannot open a terminal here: run ${command} yourself, then press Test`);
+    this.o.openTerminal(command, this.o.terminalCwd(), agent.env);
   }
 
   /** The agent's own sessions (`session/list`), each marked with the session already open on it. */

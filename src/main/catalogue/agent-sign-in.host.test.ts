@@ -33,13 +33,15 @@ async function lockedAgent(entries: LogEntry[] = []): Promise<{ h: Harness; w: R
 }
 
 describe('agents:signin: sign-in from the agent in Settings', () => {
-  it("lists the agent's three methods in its Test result, as the person acts on them", async () => {
+  it("lists the agent's methods in its Test result, as the person acts on them", async () => {
     const { w } = await lockedAgent();
     const result = await w.call('agents:test', { agentId: 'locked' });
     expect(result.ok && result.methods).toEqual([
       { id: 'demo-login', name: 'Log in to the demo', description: 'The agent signs you in itself.', kind: 'agent' },
       expect.objectContaining({ id: 'demo-api-key', kind: 'env_var', envVar: DEMO_KEY }),
       expect.objectContaining({ id: 'demo-terminal-login', kind: 'terminal', command: 'switchboard-demo-login --user me' }),
+      // ACP's own terminal method, listed because the host advertises `auth.terminal`.
+      expect.objectContaining({ id: 'demo-terminal', kind: 'terminal', command: expect.stringMatching(/ --login$/) as string }),
     ]);
   });
 

@@ -26,7 +26,7 @@ export interface AgentSignInOptions {
   storeSecret(agentId: string, name: string, value: string): void;
 }
 
-function resolved(o: AgentSignInOptions, agentId: string): AgentDefinition {
+function resolved(o: Pick<AgentSignInOptions, 'resolve'>, agentId: string): AgentDefinition {
   const agent = o.resolve(agentId);
   if (!agent) throw new AppError('not_found', `No agent named ${agentId}`);
   return agent;
@@ -62,4 +62,40 @@ export async function signInAgent(agentId: string, methodId: string, value: stri
     await authenticate(agent, broker, methodId, o);
   });
   return { ok: true, message: `${method.envVar} is stored for ${agent.name}; the agent accepted it.` };
+}
+
+/**
+ * Sign out from Settings: ACP `logout` on a probe of the agent, where its `initialize` lists
+ * `agentCapabilities.auth.logout` (refused before anything is asked otherwise). Real agents
+ * forget the credentials they keep on disk, so the next process starts signed out.
+ */
+export async function signOutAgent(agentId: string, o: Pick<AgentSignInOptions, 'pool' | 'clock' | 'timeoutMs' | 'resolve'> & { storedSecrets?: readonly string[] }): Promise<{ ok: true; message: string }> {
+  const agent = resolved(o, agentId);
+  await o.pool.probe(agent, async (broker) => {
+    const res = await initialized(broker, o.clock, o.timeoutMs);
+    if (!res.agentCapabilities?.auth?.logout) {
+      throw new AppError('unsupported', `${agent.name} does not offer sign-out (its initialize lists no auth.logout)`);
+    }
+    try {
+      await broker.request(acp.methods.agent.logout, {}, o.timeoutMs);
+    } catch (err) {
+      throw describeAgentError(agent, 'logout', err);
+    }
+  });
+  const kept = o.storedSecrets ?? [];
+  // Honest about what a logout cannot undo: a stored key signs the next process in again.
+  const note = kept.length ? ` Switchboard still gives it ${kept.join(', ')} at each start: remove ${kept.length > 1 ? 'them' : 'it'} with Edit to stay signed out.` : '';
+  return { ok: true, message: `Signed out of ${agent.name}. Sessions already running keep their sign-in until their agent restarts.${note}` };
+}
+
+/** The command a terminal sign-in method of the agent runs (the agent's `initialize` lists it), looked up on a probe. */
+export async function terminalMethodCommand(agentId: string, methodId: string, o: Pick<AgentSignInOptions, 'pool' | 'clock' | 'timeoutMs' | 'resolve'>): Promise<{ agent: AgentDefinition; command: string }> {
+  const agent = resolved(o, agentId);
+  const method = await o.pool.probe(agent, async (broker) => {
+    const res = await initialized(broker, o.clock, o.timeoutMs);
+    return (res.authMethods ?? []).map((m) => toMethodView(m, agent)).find((m) => m?.id === methodId);
+  });
+  if (!method) throw new AppError('not_found', `${agent.name} offers no sign-in method ${methodId}`);
+  if (method.kind !== 'terminal' || !method.command) throw new AppError('invalid_request', `${method.name} is not a terminal sign-in`);
+  return { agent, command: method.command };
 }

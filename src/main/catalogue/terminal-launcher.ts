@@ -10,7 +10,8 @@ import { delimiter, join } from 'node:path';
 export interface TerminalLauncher {
   /** The terminal this launcher uses, for messages ("xterm"). */
   readonly name: string;
-  open(command: string, cwd: string): void;
+  /** `env`: variables the command needs besides the host's (the agent's own), never shown in the window. */
+  open(command: string, cwd: string, env?: Record<string, string>): void;
 }
 
 interface Candidate {
@@ -62,6 +63,8 @@ export function findTerminal(env: NodeJS.ProcessEnv = process.env, platform: Nod
     const osascript = onPath('osascript', env) ?? '/usr/bin/osascript';
     return {
       name: 'Terminal',
+      // Terminal.app runs the script in its own shell, not as our child, and shows the script as
+      // typed: the agent's variables (secrets among them) are not written into it.
       open: (command, cwd) => {
         const script = `cd ${JSON.stringify(cwd)} && ${shellScript(command)}`;
         launch(osascript, ['-e', `tell application "Terminal" to do script ${JSON.stringify(script)}`, '-e', 'tell application "Terminal" to activate'], cwd, env);
@@ -70,13 +73,13 @@ export function findTerminal(env: NodeJS.ProcessEnv = process.env, platform: Nod
   }
   if (platform === 'win32') {
     const cmd = env.ComSpec ?? 'cmd.exe';
-    return { name: 'Command Prompt', open: (command, cwd) => launch(cmd, ['/c', 'start', '""', cmd, '/k', command], cwd, env) };
+    return { name: 'Command Prompt', open: (command, cwd, extra = {}) => launch(cmd, ['/c', 'start', '""', cmd, '/k', command], cwd, { ...env, ...extra }) };
   }
   // Elsewhere a terminal window needs a display to open on.
   if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return undefined;
   for (const c of LINUX) {
     const file = onPath(c.bin, env);
-    if (file) return { name: c.bin, open: (command, cwd) => launch(file, c.args(shellScript(command)), cwd, env) };
+    if (file) return { name: c.bin, open: (command, cwd, extra = {}) => launch(file, c.args(shellScript(command)), cwd, { ...env, ...extra }) };
   }
   return undefined;
 }

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { Settings, type SettingsT } from '../../shared/contract';
+import { DEFAULT_REGISTRY_URL } from '../../shared/registry';
 import { MAX_TIMER_MS } from '../util/clock';
 
 /** Backups of each kind kept unless the setting says otherwise. */
@@ -16,6 +17,7 @@ export const DEFAULT_SETTINGS: SettingsT = {
   maxSessionsPerBroker: 8,
   logProtocol: false,
   backupsKept: DEFAULT_BACKUPS_KEPT,
+  registryUrl: DEFAULT_REGISTRY_URL,
 };
 
 export const DURATION_KEYS = ['idleTimeoutMs', 'reapIntervalMs', 'permissionTimeoutMs'] as const;
@@ -45,6 +47,7 @@ export function storedSettings(all: Record<string, unknown>): Partial<SettingsT>
 export function normaliseSettings(patch: Partial<SettingsT>): Partial<SettingsT> {
   const out: Partial<SettingsT> = { ...patch };
   for (const key of DURATION_KEYS) if (patch[key] !== undefined) out[key] = parseDuration(key, patch[key]);
+  if (patch.registryUrl !== undefined) out.registryUrl = parseRegistryUrl(patch.registryUrl);
   if (patch.worktreeRoot !== undefined) {
     const root = patch.worktreeRoot.trim();
     if (!isAbsolute(root)) throw new AppError('invalid_request', `The worktree folder must be an absolute path (got ${JSON.stringify(patch.worktreeRoot)})`);
@@ -57,4 +60,24 @@ export function normaliseSettings(patch: Partial<SettingsT>): Partial<SettingsT>
     throw new AppError('invalid_request', 'Backups kept must be a whole number of at least 1');
   }
   return out;
+}
+
+/** The registry's address: empty (never fetched), or an http(s) address. */
+export function parseRegistryUrl(raw: string): string {
+  const url = raw.trim();
+  if (url === '') return '';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError('invalid_request', `The registry address must be an http:// or https:// address, or empty to turn fetching off (got ${JSON.stringify(raw)})`, {
+      issues: [{ path: ['registryUrl'], message: 'an http:// or https:// address, or empty' }],
+    });
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new AppError('invalid_request', `The registry address must use http:// or https:// (got ${parsed.protocol})`, {
+      issues: [{ path: ['registryUrl'], message: 'an http:// or https:// address, or empty' }],
+    });
+  }
+  return url;
 }

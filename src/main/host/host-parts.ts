@@ -2,6 +2,8 @@ import type { CommandResponse, EventName, EventPayload, HostInfoT } from '../../
 import type { AgentCatalogue } from '../catalogue/agent-catalogue';
 import type { AgentDetector } from '../catalogue/agent-detection';
 import type { AgentProbes } from '../catalogue/agent-probes';
+import type { McpSettings } from '../catalogue/mcp/mcp-settings';
+import type { AcpRegistry } from '../catalogue/registry/acp-registry';
 import type { LiveSettings } from '../datadir/live-settings';
 import type { StorageCare } from '../datadir/storage-care';
 import type { PermissionGate } from '../permissions/permission-gate';
@@ -26,6 +28,10 @@ export interface HostParts {
   settings: LiveSettings;
   catalogue: AgentCatalogue;
   probes: AgentProbes;
+  /** Settings → MCP servers. */
+  mcp: McpSettings;
+  /** The ACP registry's index and the agents added from it. */
+  registry: AcpRegistry;
   detector: AgentDetector;
   agentLogFollowers: AgentLogFollowers;
   /** The system's folder chooser; absent in a headless host (`folders:pick` is `unsupported`). */

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { EventKind, HostInfoT, PayloadOf, SettingsT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
@@ -17,6 +18,10 @@ import { demoAgent } from '../catalogue/demo-agent';
 import { plainBox, SecretStore, type SecretBox } from '../catalogue/secret-box';
 import { findTerminal, type TerminalLauncher } from '../catalogue/terminal-launcher';
 import type { RecoveryOffer } from '../datadir/backup-recovery';
+import { McpServerCatalogue } from '../catalogue/mcp/mcp-servers';
+import { McpSettings } from '../catalogue/mcp/mcp-settings';
+import { AcpRegistry } from '../catalogue/registry/acp-registry';
+import type { RegistrySnapshotT } from '../../shared/registry';
 import { DataDirLock } from '../datadir/data-dir-lock';
 import { LiveSettings } from '../datadir/live-settings';
 import { offerRecovery, openDataStore, type OpenDataStoreOptions } from '../datadir/open-data-store';
@@ -103,6 +108,17 @@ export interface HostOptions {
   watchdogScript?: string;
   /** `host:info` carries the process's memory and active handles (`npm run soak`). */
   debugInfo?: boolean;
+  /** The registry copy bundled with the app (tests give their own). */
+  registrySnapshot?: RegistrySnapshotT;
+  /**
+   * Refresh the registry index in the background after start (default: the desktop app only; a
+   * headless host uses its cache or the bundled copy until a window asks for a refresh).
+   */
+  refreshRegistry?: boolean;
+  /** Where Import looks for other tools' MCP servers (tests); default the person's home and this OS. */
+  mcpImportHome?: string;
+  /** How long an MCP server's Test waits (default 20 s). */
+  mcpTestTimeoutMs?: number;
   /** The environment `git` runs with (tests: a sandbox HOME and config); default this process's. */
   gitEnv?: NodeJS.ProcessEnv;
   /** The environment repositories' setup commands run with; default this process's. */
@@ -177,6 +193,11 @@ export class SessionHost implements HostPort {
   readonly storage: StorageHealth;
   readonly searchBackfill: SearchBackfill;
   readonly liveSettings: LiveSettings;
+  /** The person's MCP servers: Settings, Test, Import, and what each session is given. */
+  readonly mcp: McpSettings;
+  readonly mcpServers: McpServerCatalogue;
+  /** The ACP registry: its index and the agents added from it. */
+  readonly registry: AcpRegistry;
   readonly workspace: WorkspaceService;
   /** Settles once the start-up check of the sessions' worktrees is done (it runs in the background). */
   reconciled: Promise<void> = Promise.resolve();
@@ -202,10 +223,25 @@ export class SessionHost implements HostPort {
     this.liveSettings = new LiveSettings(this.store.settings, options.settings ?? {}, (patch) => this.checkSettings(patch));
 
     const detector = new AgentDetector(options.detectionEnv ?? process.env);
+    const secrets = new SecretStore(paths.secrets, options.secretBox ?? plainBox, this.log.child('secrets'));
+    const builtins = [demoAgent(paths.demoAgent, options.demoAgentArgs), ...(options.agents ?? [])];
+    this.registry = new AcpRegistry({
+      dataDir: options.dataDir,
+      // Read at each fetch: a changed address is used from the next refresh on.
+      url: () => this.settings.registryUrl ?? '',
+      agents: this.store.agents,
+      registry: this.store.registry,
+      clock,
+      log: this.log.child('registry'),
+      isReserved: (id) => builtins.some((a) => a.id === id),
+      ...(options.detectionEnv ? { env: options.detectionEnv } : {}),
+      ...(options.registrySnapshot ? { snapshot: options.registrySnapshot } : {}),
+    });
     this.catalogue = new AgentCatalogue({
       repo: this.store.agents,
-      secrets: new SecretStore(paths.secrets, options.secretBox ?? plainBox, this.log.child('secrets')),
-      builtins: [demoAgent(paths.demoAgent, options.demoAgentArgs), ...(options.agents ?? [])],
+      secrets,
+      builtins,
+      registryInfo: (id) => this.registry.info(id),
       detector,
       clock,
       log: this.log.child('agents'),
@@ -213,6 +249,21 @@ export class SessionHost implements HostPort {
       isRoot: process.getuid?.() === 0,
     });
     this.catalogue.importFile(loadAgentsFile(paths.agents, this.log));
+    this.mcpServers = new McpServerCatalogue({ repo: this.store.mcpServers, secrets, clock, log: this.log.child('mcp') });
+    this.mcp = new McpSettings({
+      servers: this.mcpServers,
+      agentExists: (id) => this.catalogue.has(id),
+      importPlaces: () => ({
+        home: options.mcpImportHome ?? homedir(),
+        platform: process.platform,
+        env: options.mcpImportHome ? {} : { APPDATA: process.env.APPDATA, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME },
+        projects: this.store.folders.recent(),
+      }),
+      testCwd: () => (existsSync(this.settings.defaultCwd) ? this.settings.defaultCwd : undefined),
+      clock,
+      log: this.log.child('mcp'),
+      ...(options.mcpTestTimeoutMs === undefined ? {} : { testTimeoutMs: options.mcpTestTimeoutMs }),
+    });
 
     this.suspend = new SuspendWatch(clock);
     this.timers = new TimerQueue(clock, this.suspend);
@@ -313,7 +364,8 @@ export class SessionHost implements HostPort {
       storeAgentSecret: (agentId, name, value) => this.catalogue.storeSecret(agentId, name, value),
       defaults: () => ({ agentId: this.settings.defaultAgentId, cwd: this.settings.defaultCwd }),
       files: new FileSearch({ clock }),
-      ...(terminal ? { openTerminal: (command: string, cwd: string) => terminal.open(command, cwd) } : {}),
+      ...(terminal ? { openTerminal: (command: string, cwd: string, env: Record<string, string>) => terminal.open(command, cwd, env) } : {}),
+      mcpServers: (agentId, capabilities) => this.mcp.forSession(agentId, capabilities),
       requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
       closeTimeoutMs: 2_000,
       timers: this.timers,
@@ -356,6 +408,8 @@ export class SessionHost implements HostPort {
       clock,
       timeoutMs: options.agentTestTimeoutMs ?? 30_000,
       boundSession: (agentId, acpSessionId) => this.store.sessions.byAcpSessionId(agentId, acpSessionId)?.id,
+      ...(terminal ? { openTerminal: (command: string, cwd: string, env: Record<string, string>) => terminal.open(command, cwd, env) } : {}),
+      terminalCwd: () => (existsSync(this.settings.defaultCwd) ? this.settings.defaultCwd : homedir()),
     });
     this.dispatcher = createDispatcher(
       createHandlers({
@@ -369,6 +423,8 @@ export class SessionHost implements HostPort {
         settings: this.liveSettings,
         catalogue: this.catalogue,
         probes,
+        mcp: this.mcp,
+        registry: this.registry,
         detector,
         agentLogFollowers: this.agentLogFollowers,
         folderPicker: options.folderPicker,
@@ -412,8 +468,9 @@ export class SessionHost implements HostPort {
         // Under the lock, before anything uses the database: a compaction asked for, a recovery
         // accepted, a backup before any migration, the offer for a file too damaged to open.
         const { store } = await openDataStore(storeOptions);
+        let host: SessionHost;
         try {
-          return SessionHost.build({ ...options, log }, lock, store);
+          host = SessionHost.build({ ...options, log }, lock, store);
         } catch (err) {
           store.dispose();
           // A file that opened but is damaged fails on its first reads (recovery): said the
@@ -421,7 +478,12 @@ export class SessionHost implements HostPort {
           const storageError = asStorageError(err, paths.database);
           if (attempt > 1 || storageError?.problem !== 'corrupt') throw storageError ?? err;
           await offerRecovery(storeOptions, storageError.message);
+          continue;
         }
+        // The registry's agents are read before the first window asks (never fails: the bundled
+        // copy stands in); its refresh runs in the background.
+        await host.startRegistry(options.refreshRegistry ?? !options.headless);
+        return host;
       }
     } catch (err) {
       lock.dispose();
@@ -507,18 +569,20 @@ export class SessionHost implements HostPort {
   /**
    * Quit disposes the host's parts in this one order. Each step relies on those after it
    * still being there:
-   * 1-2. the reaper, first: no idle close may start once quit began; the agent log followers;
-   * 3-6. within the shutdown budget, gracefully: sessions close (running turns cancelled and
+   * 1-4. the reaper, first: no idle close may start once quit began; the agent log followers;
+   *    registry downloads and MCP server tests in flight are cancelled (their files and
+   *    processes removed), so none writes to the store after it closes;
+   * 5-8. within the shutdown budget, gracefully: sessions close (running turns cancelled and
    *    recorded, agents told `session/close`), what is still pending (permissions, questions)
    *    is answered `cancelled` (an agent waiting for an answer would not stop), then every agent
    *    goes through its shutdown ladder;
-   * 7-11. then, whether or not the budget was enough: permissions and questions answered again
-   *    (over budget, steps 4-5 may not have run, and nothing may settle later against a closed store), every
+   * 9-13. then, whether or not the budget was enough: permissions and questions answered again
+   *    (over budget, steps 6-7 may not have run, and nothing may settle later against a closed store), every
    *    agent group killed, the watchdog let go (it kills what is still recorded, and exits),
    *    sessions still stored as live recorded ENDED;
-   * 12-14. the search backfill, then the host's subscriptions and its view pushes (the windows
+   * 14-16. the search backfill, then the host's subscriptions and its view pushes (the windows
    *    have heard the sessions end; nothing may read the store after it closes);
-   * 15-18. the timers (nothing fires any more), the event log (its last batch is written, which
+   * 17-20. the timers (nothing fires any more), the event log (its last batch is written, which
    *    needs the store), the store, and last the data-dir lock, so no second host opens the
    *    store before it is closed.
    */
@@ -528,6 +592,8 @@ export class SessionHost implements HostPort {
       { part: 'reaper', run: () => this.reaper.dispose() },
       { part: 'backups', run: () => this.storageCare.dispose() },
       { part: 'agent logs', run: () => this.agentLogFollowers.dispose() },
+      { part: 'registry downloads', run: () => this.registry.dispose() },
+      { part: 'mcp tests', run: () => this.mcp.dispose() },
       { part: 'sessions', budgeted: true, run: () => this.service.closeAll(reason) },
       { part: 'workspace', budgeted: true, run: () => this.workspace.dispose() },
       { part: 'permissions', budgeted: true, run: () => this.gate.dispose() },
@@ -601,6 +667,25 @@ export class SessionHost implements HostPort {
     this.subscriptions.add(this.questions.onDidAsk((view) => clients.toWatchers(view.sessionId, 'question:asked', view)));
     this.subscriptions.add(this.questions.onDidResolve((resolved) => clients.toWatchers(resolved.sessionId, 'question:resolved', resolved)));
     this.subscriptions.add(catalogue.onDidChange(() => this.agentsChanged()));
+    // An agent gone from the catalogue takes its MCP server choices and its registry downloads with it.
+    this.subscriptions.add(
+      catalogue.onDidRemove((agentId) => {
+        this.mcpServers.forgetAgent(agentId);
+        this.registry.agents.prune().catch((err: unknown) => this.log.warn('pruning registry folders failed', { agent: agentId, error: String(err) }));
+      }),
+    );
+    this.subscriptions.add(this.mcpServers.onDidChange(() => clients.broadcast('mcp:changed', this.mcp.list())));
+    this.subscriptions.add(
+      this.registry.onDidChange((change) => {
+        // An agent added, updated, pinned or rolled back is a catalogue change; a refreshed index
+        // may show newer versions on agents' rows, and windows showing the list read it again.
+        this.agentsChanged();
+        if (change.kind === 'listing') {
+          const load = this.registry.source.current();
+          if (load) clients.broadcast('registry:changed', { source: load.source, asOf: load.asOf });
+        }
+      }),
+    );
     this.subscriptions.add(this.workspace.onDidChangeStatus((status) => clients.toWatchers(status.sessionId, 'workspace:status', status)));
     this.subscriptions.add(this.workspace.onDidChangeFiles((changed) => clients.toWatchers(changed.sessionId, 'workspace:changed', changed)));
     this.subscriptions.add(this.workspace.onDidSetupOutput((output) => clients.toWatchers(output.sessionId, 'setup:output', output)));
@@ -739,6 +824,20 @@ export class SessionHost implements HostPort {
       forceEnd: (id) => this.service.forceEnd(id, 'idle_timeout'),
       sleptBetween: (from, to) => this.suspend.sleptBetween(from, to),
     });
+  }
+
+  /**
+   * Loads the registry's local index and removes what interrupted installs left; in the desktop
+   * app the index is then refreshed in the background (it never delays the start or fails it).
+   */
+  private async startRegistry(refresh: boolean): Promise<void> {
+    try {
+      await this.registry.start();
+    } catch (err) {
+      this.log.warn('the registry could not start; adding from it shows the bundled copy', { error: String(err) });
+    }
+    if (!refresh) return;
+    this.registry.refresh().catch((err: unknown) => this.log.warn('registry refresh failed', { error: String(err) }));
   }
 
   /** The catalogue changed, or its availability is known: every window gets the new list. */

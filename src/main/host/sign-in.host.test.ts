@@ -57,6 +57,8 @@ describe('sign-in: an agent that refuses session/new until the person signs in',
       { id: 'demo-login', name: 'Log in to the demo', description: 'The agent signs you in itself.', kind: 'agent' },
       expect.objectContaining({ id: 'demo-api-key', kind: 'env_var', envVar: DEMO_KEY }),
       expect.objectContaining({ id: 'demo-terminal-login', kind: 'terminal', command: 'switchboard-demo-login --user me' }),
+      // ACP's own terminal method, listed because the host advertises `auth.terminal`.
+      expect.objectContaining({ id: 'demo-terminal', kind: 'terminal', command: expect.stringMatching(/ --login$/) as string }),
     ]);
     expect(view.auth?.message).toContain('Authentication required');
     const stored = h.stored(id);

@@ -3,6 +3,7 @@ import type { TerminalOutputT } from '../../shared/contract';
 import type { Broker, SessionSink } from '../brokers/broker';
 import { Turn } from './turn';
 import { defined, isStateUpdate, mapUpdate, type MappedEvent } from './update-mapper';
+import type { McpSessionServerT } from '../../shared/mcp';
 
 export interface LiveSessionHooks {
   /** Stores an event the agent sent (synchronously: order is everything here). */
@@ -42,6 +43,8 @@ export class LiveSession implements SessionSink {
   additionalDirs: readonly string[] = [];
   /** When the agent last sent an update or request for this session (host time); see `noteActivity`. */
   lastAgentActivityAt: number | undefined;
+  /** The MCP servers this start gave the agent, and those skipped (the view's `mcpServers`). */
+  mcpServers: readonly McpSessionServerT[] = [];
   private detached = false;
   /** Aborted on detach: requests made for this session that are still waiting are cancelled. */
   private readonly stopped = new AbortController();

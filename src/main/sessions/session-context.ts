@@ -1,4 +1,5 @@
-import type { PermissionCancelReason, PromptCapabilities, TerminalOutputT } from '../../shared/contract';
+import type * as acp from '@agentclientprotocol/sdk';
+import type { McpSessionServerT, PermissionCancelReason, PromptCapabilities, TerminalOutputT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import type { BrokerPool } from '../brokers/broker-pool';
@@ -18,6 +19,14 @@ import { SessionRegistry } from './session-registry';
 import type { FileSearch } from '../workspace/file-search';
 import type { WorkspaceService } from '../workspace/workspace-service';
 import type { Watchers } from './watchers';
+
+/** What a session's start gives its agent as `mcpServers`, and the summary for its details. */
+export interface SessionMcpServers {
+  /** For the ACP request only: holds secret values (never logged, stored or sent to a window). */
+  mcpServers: acp.McpServer[];
+  /** Every server turned on for the agent, given or skipped with the reason; no secret in it. */
+  summary: McpSessionServerT[];
+}
 
 export interface SessionServiceOptions {
   store: Store;
@@ -43,7 +52,7 @@ export interface SessionServiceOptions {
   /** Where sessions work (worktrees, shared repository folders), told when turns start and end. */
   workspace: WorkspaceService;
   /** Opens a sign-in command in the person's terminal; absent where none can open (a headless host). */
-  openTerminal?: (command: string, cwd: string) => void;
+  openTerminal?: (command: string, cwd: string, env: Record<string, string>) => void;
   requestTimeoutMs: number;
   closeTimeoutMs: number;
   /** The host's one timer (the Stop deadline rides on it). */
@@ -57,6 +66,12 @@ export interface SessionServiceOptions {
    * agent whose exit is noticed then died asleep (or as it woke), and the transcript says so.
    */
   recentSleep?(): Resumed | undefined;
+  /**
+   * The MCP servers a session of `agentId` gets in `session/new`, `load` and `resume`, by what
+   * the agent's `initialize` said it takes (the catalogue's; sessions never read it). Absent:
+   * none.
+   */
+  mcpServers?(agentId: string, capabilities: acp.AgentCapabilities): SessionMcpServers;
 }
 
 /** How long after a wake an agent's exit is put down to the sleep. */

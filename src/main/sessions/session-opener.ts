@@ -1,4 +1,5 @@
-import type { AvailableCommand, SessionControls, SessionEventT, SessionViewT, SwitchResultT } from '../../shared/contract';
+import type * as acp from '@agentclientprotocol/sdk';
+import type { AvailableCommand, McpSessionServerT, SessionControls, SessionEventT, SessionViewT, SwitchResultT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { additionalDirsOf, authRequestOf, displayTitle, stateReasonOf, type SessionRow } from '../store/sessions.repo';
 import { isAuthStatus, rootHint } from './auth-request';
@@ -6,7 +7,7 @@ import { isRoot, recordAuthRequired, startFailureReason } from './sign-in';
 import { LiveSession } from './live-session';
 import { errorPayload } from './prompt-turn';
 import type { SessionCloser } from './session-closer';
-import { assertWritable, type SessionContext } from './session-context';
+import { assertWritable, type SessionContext, type SessionMcpServers } from './session-context';
 import { canFork, describeAgentError, startAgentSession } from './session-starter';
 import { ROUTABLE, transition } from './state-machine';
 import type { MappedEvent } from './update-mapper';
@@ -48,6 +49,9 @@ function optionalControls(controls: SessionControls | undefined): { controls?: S
  * resumed when need be), which windows watch it (ACTIVE / DETACHED), and its view.
  */
 export class SessionOpener {
+  /** The MCP servers notice last recorded per session in this run. */
+  private readonly mcpNotices = new Map<string, string>();
+
   constructor(
     private readonly ctx: SessionContext,
     private readonly closer: SessionCloser,
@@ -79,6 +83,7 @@ export class SessionOpener {
       ...authRequestOf(row),
       ...(row.archived_at !== null ? { archivedAt: row.archived_at } : {}),
       ...defined({ promptCapabilities: this.ctx.promptCapabilities(row.id) }),
+      ...this.mcpServersOf(row.id),
       additionalDirs: additionalDirsOf(row),
       ...(unread ? { unread } : {}),
       ...(row.custom_title ? { renamed: true } : {}),
@@ -218,6 +223,7 @@ export class SessionOpener {
         retry,
         // Never started here, yet bound to an agent session: one opened from the agent's list.
         opening: row.state === 'CREATED' && row.acp_session_id !== null,
+        ...(o.mcpServers ? { mcpServers: (caps) => this.mcpServersFor(row.agent_id, caps) } : {}),
         ...defined({ fork: row.state === 'CREATED' ? this.ctx.forks.get(row.id) : undefined }),
       });
       this.ctx.forks.delete(row.id);
@@ -226,6 +232,8 @@ export class SessionOpener {
       // Known once its agent ran: the view offers Fork and Edit and resend only then.
       o.store.sessions.setCanFork(row.id, canFork(started.broker.capabilities), o.clock.now());
       this.ctx.controls.started(row.id, started.answer);
+      live.mcpServers = started.mcp;
+      this.noteMcpServers(row.id, agent.name, started.mcp);
       // A sign-in asked for while starting is done once a session started.
       if (authRequestOf(this.ctx.row(row.id)).auth?.during === 'start') {
         o.store.sessions.setAuthRequest(row.id, null, o.clock.now());
@@ -259,6 +267,34 @@ export class SessionOpener {
       }
       throw error;
     }
+  }
+
+  /** The view's MCP servers: those the running agent was given or skipped, while it runs. */
+  private mcpServersOf(sessionId: string): { mcpServers?: McpSessionServerT[] } {
+    const live = this.ctx.registry.get(sessionId);
+    return live?.broker?.isAlive && live.mcpServers.length > 0 ? { mcpServers: [...live.mcpServers] } : {};
+  }
+
+  /** Never fails a start: with the servers unreadable (a broken secret box) the agent gets none, and the log says why. */
+  private mcpServersFor(agentId: string, caps: acp.AgentCapabilities): SessionMcpServers {
+    try {
+      return this.ctx.o.mcpServers?.(agentId, caps) ?? { mcpServers: [], summary: [] };
+    } catch (err) {
+      this.ctx.o.logger.error('the MCP servers for a session could not be read; it starts without them', { agent: agentId, error: String(err) });
+      return { mcpServers: [], summary: [] };
+    }
+  }
+
+  /**
+   * Records what a start gave the agent, when any server is turned on for it and the list
+   * differs from the one last recorded for the session in this run (a session that sleeps and
+   * wakes with the same servers says so once).
+   */
+  private noteMcpServers(sessionId: string, agentName: string, summary: readonly McpSessionServerT[]): void {
+    const text = describeMcpServers(agentName, summary);
+    if (text === (this.mcpNotices.get(sessionId) ?? '')) return;
+    this.mcpNotices.set(sessionId, text);
+    if (text) this.ctx.o.log.append(sessionId, 'notice', { kind: 'mcp_servers', text });
   }
 
   private record(sessionId: string, e: MappedEvent): void {
@@ -300,4 +336,14 @@ export class SessionOpener {
 /** The commands of the newest stored `available_commands` (an unreadable row counts as none). */
 function latestCommands(e: SessionEventT | undefined): AvailableCommand[] | undefined {
   return e?.kind === 'available_commands' ? e.payload.commands : undefined;
+}
+
+/** "MCP servers given to X: a (stdio), b (http). Skipped: c (sse): why." — empty when none is turned on. */
+export function describeMcpServers(agentName: string, summary: readonly McpSessionServerT[]): string {
+  if (summary.length === 0) return '';
+  const given = summary.filter((s) => !s.skipped);
+  const skipped = summary.filter((s) => s.skipped);
+  const parts = [given.length ? `MCP servers given to ${agentName}: ${given.map((s) => `${s.name} (${s.type})`).join(', ')}.` : `No MCP server was given to ${agentName}.`];
+  for (const s of skipped) parts.push(`Skipped ${s.name} (${s.type}): ${s.skipped ?? ''}`);
+  return parts.join(' ');
 }

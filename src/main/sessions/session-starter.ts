@@ -10,6 +10,7 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import { isAuthError } from './auth-request';
 import type { LiveSession } from './live-session';
+import type { SessionMcpServers } from './session-context';
 
 export interface StartOptions {
   pool: BrokerPool;
@@ -23,6 +24,8 @@ export interface StartOptions {
    * so it is loaded first and its replay is kept as the transcript (ADR 0014).
    */
   opening?: boolean;
+  /** The MCP servers for this agent, by its capabilities; none when absent. */
+  mcpServers?(capabilities: acp.AgentCapabilities): SessionMcpServers;
   /** A fork not started yet: the parent's agent session, and how many prompts of it to keep (all when absent). */
   fork?: { acpSessionId: string; upToPrompt?: number };
 }
@@ -53,9 +56,11 @@ export async function startAgentSession(
   row: SessionRow,
   agent: AgentDefinition,
   o: StartOptions,
-): Promise<{ broker: Broker; acpSessionId: string; mode: StartMode; answer: unknown }> {
+): Promise<{ broker: Broker; acpSessionId: string; mode: StartMode; answer: unknown; mcp: SessionMcpServers['summary'] }> {
   const broker = await o.pool.acquire(row.id, agent, { retry: o.retry });
   const caps = broker.capabilities;
+  // Read at each start (the person may have changed them), and the same for each attempt below.
+  const { mcpServers, summary: mcp } = o.mcpServers?.(caps) ?? { mcpServers: [], summary: [] };
   const known = row.acp_session_id;
   const dirs = additionalDirsOf(row);
   // Only agents that say they take them get the additional folders (they confine files to them too).
@@ -69,7 +74,7 @@ export async function startAgentSession(
     live.keepingReplay = keepReplay;
     live.bind(broker, id);
     try {
-      const answer = await broker.request(acp.methods.agent.session.load, { sessionId: id, cwd: row.cwd, mcpServers: [], ...roots }, limit);
+      const answer = await broker.request(acp.methods.agent.session.load, { sessionId: id, cwd: row.cwd, mcpServers, ...roots }, limit);
       return { answer };
     } catch (err) {
       live.unbind();
@@ -84,13 +89,13 @@ export async function startAgentSession(
   };
 
   const opened = known && o.opening && caps.loadSession ? await load(known, true) : undefined;
-  if (known && opened) return { broker, acpSessionId: known, mode: 'loaded', answer: opened.answer };
+  if (known && opened) return { broker, acpSessionId: known, mode: 'loaded', answer: opened.answer, mcp };
 
   if (known && caps.sessionCapabilities?.resume) {
     live.bind(broker, known);
     try {
-      const answer = await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers: [], ...roots }, limit);
-      return { broker, acpSessionId: known, mode: 'resumed', answer };
+      const answer = await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers, ...roots }, limit);
+      return { broker, acpSessionId: known, mode: 'resumed', answer, mcp };
     } catch (err) {
       live.unbind();
       if (!broker.isAlive) throw broker.exitError();
@@ -100,7 +105,7 @@ export async function startAgentSession(
   }
 
   const loaded = known && !o.opening && caps.loadSession ? await load(known, false) : undefined;
-  if (known && loaded) return { broker, acpSessionId: known, mode: 'loaded', answer: loaded.answer };
+  if (known && loaded) return { broker, acpSessionId: known, mode: 'loaded', answer: loaded.answer, mcp };
 
   /**
    * A request that makes an agent session (`session/new`, `session/fork`): its id once answered.
@@ -153,7 +158,7 @@ export async function startAgentSession(
     const forked = await makeSession('session/fork', {
       sessionId: parent,
       cwd: row.cwd,
-      mcpServers: [],
+      mcpServers,
       ...roots,
       ...(upToPrompt === undefined ? {} : { _meta: { [FORK_AT_META]: upToPrompt } }),
     }).catch((err: unknown) => {
@@ -163,11 +168,11 @@ export async function startAgentSession(
     });
     if (forked) {
       live.bind(broker, forked.sessionId);
-      return { broker, acpSessionId: forked.sessionId, mode: 'forked', answer: forked.answer };
+      return { broker, acpSessionId: forked.sessionId, mode: 'forked', answer: forked.answer, mcp };
     }
   }
 
-  const res = await makeSession('session/new', { cwd: row.cwd, mcpServers: [], ...roots });
+  const res = await makeSession('session/new', { cwd: row.cwd, mcpServers, ...roots });
   live.bind(broker, res.sessionId);
   // Seeded only when an agent took part in this conversation before (it lost the session):
   // prompts queued while a brand-new session starts are not an earlier conversation.
@@ -175,7 +180,7 @@ export async function startAgentSession(
   if (seeded) live.seed = buildSeed(o.events, row.id);
   // The whole answer: its `modes`, `configOptions` and the unstable `models` (which the SDK
   // does not name) become the session's controls.
-  return { broker, acpSessionId: res.sessionId, mode: seeded ? 'recreated' : 'new', answer: res.answer };
+  return { broker, acpSessionId: res.sessionId, mode: seeded ? 'recreated' : 'new', answer: res.answer, mcp };
 }
 
 function closedWhileStarting(): AppError {

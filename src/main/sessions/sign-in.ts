@@ -147,6 +147,7 @@ export class SignIn {
     if (!method?.command) throw new AppError('not_found', 'This session offers no terminal sign-in with that id');
     const { openTerminal } = this.ctx.o;
     if (!openTerminal) throw new AppError('invalid_request', `Switchboard cannot open a terminal here: run ${method.command} yourself, then press Retry`);
-    openTerminal(method.command, row.cwd);
+    // The agent's own environment (its secrets too) goes to the process, never into the command shown.
+    openTerminal(method.command, row.cwd, this.ctx.o.agent(row.agent_id)?.env ?? {});
   }
 }

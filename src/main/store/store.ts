@@ -7,6 +7,8 @@ import { SettingsRepo } from './settings.repo';
 import { AgentsRepo } from './agents.repo';
 import { FoldersRepo } from './folders.repo';
 import { DraftsRepo } from './drafts.repo';
+import { McpServersRepo } from './mcp-servers.repo';
+import { RegistryRepo } from './registry.repo';
 import { WorkspacesRepo } from './workspaces.repo';
 import type { Disposable } from '../util/lifecycle';
 import { asStorageError } from './storage-errors';
@@ -21,6 +23,8 @@ export class Store implements Disposable {
   readonly agents: AgentsRepo;
   readonly folders: FoldersRepo;
   readonly drafts: DraftsRepo;
+  readonly registry: RegistryRepo;
+  readonly mcpServers: McpServersRepo;
   readonly workspaces: WorkspacesRepo;
 
   constructor(readonly db: Db) {
@@ -32,6 +36,8 @@ export class Store implements Disposable {
     this.agents = new AgentsRepo(db);
     this.folders = new FoldersRepo(db);
     this.drafts = new DraftsRepo(db);
+    this.registry = new RegistryRepo(db);
+    this.mcpServers = new McpServersRepo(db);
     this.workspaces = new WorkspacesRepo(db);
   }
 

@@ -3,7 +3,8 @@
  * `echo` returns its text, `env` returns an environment variable of the server process (so a
  * test can prove a secret reached the server it was meant for) and `add` adds two numbers.
  */
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 
@@ -34,4 +35,13 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** How to start the stdio test server (`--hang`, `--crash` for the failures it plays). */
 export function testMcpServerCommand(...flags: string[]): { command: string; args: string[] } {
   return { command: process.execPath, args: ['--import', 'tsx', TEST_MCP_SERVER_ENTRY, ...flags] };
+}
+
+/**
+ * The same, startable from any folder (a session's, a person's default): `--import` names tsx's
+ * loader by its file address instead of a package name resolved from the working folder.
+ */
+export function portableTestMcpServerCommand(...flags: string[]): { command: string; args: string[] } {
+  const loader = pathToFileURL(join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+  return { command: process.execPath, args: ['--import', loader, TEST_MCP_SERVER_ENTRY, ...flags] };
 }

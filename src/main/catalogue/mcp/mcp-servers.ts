@@ -8,6 +8,7 @@ import { AppError } from '../../../shared/errors';
 import type { McpServerViewT, McpTestResultT, McpVarViewT, SaveMcpServerT, SaveMcpVarT } from '../../../shared/mcp';
 import { McpTestResult } from '../../../shared/mcp';
 import type { Clock } from '../../util/clock';
+import { Emitter, type Event } from '../../util/event';
 import type { Logger } from '../../util/log';
 import type { McpServerRecord, McpServersRepo, McpServerWrite, StoredVar } from '../../store/mcp-servers.repo';
 
@@ -46,6 +47,9 @@ export interface McpServerCatalogueDeps {
 
 export class McpServerCatalogue {
   private readonly newId: () => string;
+  private readonly didChange = new Emitter<void>();
+  /** A server was added, changed, removed, turned on or off, or tested: windows show the new list. */
+  readonly onDidChange: Event<void> = this.didChange.event;
 
   constructor(private readonly deps: McpServerCatalogueDeps) {
     this.newId = deps.newId ?? randomUUID;
@@ -95,6 +99,7 @@ export class McpServerCatalogue {
     if (Object.keys(changes).length > 0) this.deps.secrets.update(owner, changes);
     this.deps.repo.save(write, input.agentIds, this.deps.clock.now());
     this.deps.log.info(existing ? 'mcp server changed' : 'mcp server added', { server: id, type: input.type, secrets: [...keep] });
+    this.didChange.fire();
     return this.get(id);
   }
 
@@ -103,18 +108,22 @@ export class McpServerCatalogue {
     this.deps.repo.remove(id);
     this.deps.secrets.removeAgent(secretOwner(id));
     this.deps.log.info('mcp server removed', { server: id });
+    this.didChange.fire();
   }
 
   /** Turns a server on or off for one agent. */
   setEnabled(id: string, agentId: string, enabled: boolean): McpServerViewT {
     this.record(id);
     this.deps.repo.setEnabled(id, agentId, enabled);
+    this.deps.log.info(enabled ? 'mcp server turned on' : 'mcp server turned off', { server: id, agent: agentId });
+    this.didChange.fire();
     return this.get(id);
   }
 
   /** The agent is gone from the catalogue: no server keeps it. */
   forgetAgent(agentId: string): void {
     this.deps.repo.forgetAgent(agentId);
+    this.didChange.fire();
   }
 
   /** The server with its secrets, for `Test`. */
@@ -129,6 +138,12 @@ export class McpServerCatalogue {
 
   recordTest(id: string, result: McpTestResultT): void {
     this.deps.repo.setLastTest(id, result);
+    this.didChange.fire();
+  }
+
+  /** Every name in use (import renames a candidate whose name is taken). */
+  names(): string[] {
+    return this.deps.repo.list().map((r) => r.name);
   }
 
   private record(id: string): McpServerRecord {

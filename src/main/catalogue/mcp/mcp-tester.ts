@@ -33,6 +33,8 @@ export interface McpTestOptions {
   cwd?: string;
   /** Told the stdio server's pid once it runs (tests prove it is gone afterwards). */
   onSpawn?(pid: number): void;
+  /** Told each step as it begins (Settings shows the test's progress). */
+  onStep?(step: 'starting' | 'listing', elapsedMs: number): void;
 }
 
 type Failure = Extract<McpTestResultT, { ok: false }>;
@@ -78,7 +80,9 @@ export async function testMcpServer(server: ResolvedMcpServer, opts: McpTestOpti
 
   try {
     const run = async (): Promise<McpTestResultT> => {
+      opts.onStep?.('starting', elapsed());
       await client.connect(transport, requestOptions);
+      opts.onStep?.('listing', elapsed());
       const tools: Extract<McpTestResultT, { ok: true }>['tools'] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES && tools.length < MAX_TOOLS; page++) {

@@ -16,8 +16,8 @@ import { bundledSnapshot } from './snapshot';
 
 export interface AcpRegistryOptions {
   dataDir: string;
-  /** The index address (a setting, `DEFAULT_REGISTRY_URL`); empty never fetches. */
-  url: string;
+  /** The index address (the `registryUrl` setting, read at each fetch); empty never fetches. */
+  url: string | (() => string);
   agents: AgentsRepo;
   registry: RegistryRepo;
   clock: Clock;
@@ -103,7 +103,9 @@ export class AcpRegistry implements Disposable {
   async add(req: { registryId: string; agentId?: string; kind?: DistributionKindT }, onProgress?: (p: RegistryInstallProgressT) => void): Promise<RegistryAgentResult> {
     const manifest = (await this.load()).index.agents.find((a) => a.id === req.registryId);
     if (!manifest) throw new AppError('not_found', `The registry has no agent ${req.registryId}`);
-    return this.agents.add({ manifest, ...(req.agentId ? { agentId: req.agentId } : {}), ...(req.kind ? { kind: req.kind } : {}), ...(onProgress ? { onProgress } : {}), signal: this.abort.signal });
+    return this.withLatest(
+      await this.agents.add({ manifest, ...(req.agentId ? { agentId: req.agentId } : {}), ...(req.kind ? { kind: req.kind } : {}), ...(onProgress ? { onProgress } : {}), signal: this.abort.signal }),
+    );
   }
 
   /** `registry:update`: to the version the current index lists. */
@@ -112,15 +114,16 @@ export class AcpRegistry implements Disposable {
     if (!info) throw new AppError('not_found', `${agentId} was not added from the registry`);
     const latest = (await this.load()).index.agents.find((a) => a.id === info.registryId);
     if (!latest) throw new AppError('not_found', `The registry no longer lists ${info.registryId}`);
-    return this.agents.update(agentId, latest, { ...(onProgress ? { onProgress } : {}), signal: this.abort.signal });
+    return this.withLatest(await this.agents.update(agentId, latest, { ...(onProgress ? { onProgress } : {}), signal: this.abort.signal }));
   }
 
   pin(agentId: string, pinned: boolean): RegistryAgentInfoT {
-    return this.agents.pin(agentId, pinned);
+    this.agents.pin(agentId, pinned);
+    return this.requireInfo(agentId);
   }
 
   rollBack(agentId: string): RegistryAgentResult {
-    return this.agents.rollBack(agentId);
+    return this.withLatest(this.agents.rollBack(agentId));
   }
 
   /** For an agent's Settings row: its registry facts with the newer version the index has. */
@@ -128,9 +131,21 @@ export class AcpRegistry implements Disposable {
     return this.agents.info(agentId, this.source.current()?.index);
   }
 
+  /** `registry:info`: as `info`, refused for an agent not added from the registry. */
+  requireInfo(agentId: string): RegistryAgentInfoT {
+    const info = this.info(agentId);
+    if (!info) throw new AppError('not_found', `${agentId} was not added from the registry`);
+    return info;
+  }
+
   dispose(): void {
     this.abort.abort();
     this.listeners.clear();
+  }
+
+  /** The result with the newer version the index in use has (what the agent's row shows). */
+  private withLatest(result: RegistryAgentResult): RegistryAgentResult {
+    return { ...result, info: this.info(result.definition.id) ?? result.info };
   }
 
   private async load(): Promise<RegistryLoad> {

@@ -19,8 +19,8 @@ export interface RegistryLoad {
 }
 
 export interface RegistrySourceOptions {
-  /** The index address (a setting; `DEFAULT_REGISTRY_URL`). Empty: never fetched. */
-  url: string;
+  /** The index address (a setting; `DEFAULT_REGISTRY_URL`), read at each fetch. Empty: never fetched. */
+  url: string | (() => string);
   /** `<data dir>/registry-cache.json`. */
   cacheFile: string;
   snapshot: RegistrySnapshotT;
@@ -74,11 +74,12 @@ export class RegistryIndexSource {
 
   /** Fetches the index; falls back to `local()` with the reason. Never throws. */
   async refresh(): Promise<RegistryLoad> {
-    if (!this.o.url) return this.local('the registry address is not set');
+    const url = this.url();
+    if (!url) return this.local('the registry address is not set');
     const log = this.o.log.child('registry');
     try {
       const cached = await this.readCache();
-      const got = await httpGetBuffer(this.o.url, {
+      const got = await httpGetBuffer(url, {
         clock: this.o.clock,
         idleTimeoutMs: this.o.idleTimeoutMs ?? 10_000,
         totalTimeoutMs: this.o.totalTimeoutMs ?? 30_000,
@@ -87,7 +88,7 @@ export class RegistryIndexSource {
       });
       const now = this.o.clock.now();
       if (got.status === 304 && cached) {
-        this.writeCache({ url: this.o.url, fetchedAt: now, ...(cached.etag ? { etag: cached.etag } : {}), index: cached.raw });
+        this.writeCache({ url: url, fetchedAt: now, ...(cached.etag ? { etag: cached.etag } : {}), index: cached.raw });
         this.last = { source: 'network', index: cached.index, skipped: cached.skipped, asOf: new Date(now).toISOString() };
         return this.last;
       }
@@ -95,19 +96,19 @@ export class RegistryIndexSource {
       try {
         raw = JSON.parse(got.body.toString('utf8'));
       } catch {
-        throw new AppError('download_refused', `the registry index at ${this.o.url} is not JSON`);
+        throw new AppError('download_refused', `the registry index at ${url} is not JSON`);
       }
       const parsed = parseRegistryIndex(raw);
-      if (!parsed.ok) throw new AppError('download_refused', `the registry index at ${this.o.url} is invalid: ${parsed.error}`);
+      if (!parsed.ok) throw new AppError('download_refused', `the registry index at ${url} is invalid: ${parsed.error}`);
       if (parsed.skipped.length) log.warn('registry entries skipped', { skipped: parsed.skipped });
       const etag = got.headers.get('etag') ?? undefined;
-      this.writeCache({ url: this.o.url, fetchedAt: now, ...(etag ? { etag } : {}), index: raw });
+      this.writeCache({ url: url, fetchedAt: now, ...(etag ? { etag } : {}), index: raw });
       this.last = { source: 'network', index: parsed.index, skipped: parsed.skipped, asOf: new Date(now).toISOString() };
-      log.info('registry index fetched', { url: this.o.url, agents: parsed.index.agents.length, bytes: got.bytes });
+      log.info('registry index fetched', { url: url, agents: parsed.index.agents.length, bytes: got.bytes });
       return this.last;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      log.info('registry index not fetched; using the local copy', { url: this.o.url, error: message });
+      log.info('registry index not fetched; using the local copy', { url: url, error: message });
       return this.local(message);
     }
   }
@@ -121,7 +122,7 @@ export class RegistryIndexSource {
     }
     try {
       const file = CacheFile.parse(JSON.parse(text));
-      if (file.url !== this.o.url) return undefined;
+      if (file.url !== this.url()) return undefined;
       const parsed = parseRegistryIndex(file.index);
       if (!parsed.ok) throw new Error(parsed.error);
       return { index: parsed.index, skipped: parsed.skipped, fetchedAt: file.fetchedAt, ...(file.etag ? { etag: file.etag } : {}), raw: file.index };
@@ -129,6 +130,10 @@ export class RegistryIndexSource {
       this.o.log.warn('registry cache unreadable; ignored', { file: this.o.cacheFile, error: (err as Error).message });
       return undefined;
     }
+  }
+
+  private url(): string {
+    return typeof this.o.url === 'function' ? this.o.url() : this.o.url;
   }
 
   private writeCache(file: z.input<typeof CacheFile>): void {

@@ -14,6 +14,8 @@ export function agentHandlers(h: HostParts) {
     'agents:remove': (p) => (catalogue.remove(p.agentId), ok),
     'agents:test': (p, ctx) => probes.test(p.agentId, (step, elapsedMs) => h.sendTo(ctx.clientId, 'agents:progress', { agentId: p.agentId, step, elapsedMs })),
     'agents:signin': (p) => probes.signIn(p.agentId, p.methodId, p.value),
+    'agents:signout': (p) => probes.signOut(p.agentId),
+    'agents:terminal': async (p) => (await probes.signInInTerminal(p.agentId, p.methodId), ok),
     'agents:sessions': (p) => probes.sessions(p.agentId, { ...(p.cwd === undefined ? {} : { cwd: p.cwd }), ...(p.cursor === undefined ? {} : { cursor: p.cursor }) }),
     'agents:authenticate': async (p) => ({ ok: true as const, ...(await service.authenticate(p.sessionId, p.methodId, p.value)) }),
     'agents:login': (p) => (service.signInInTerminal(p.sessionId, p.methodId), ok),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createAppStore } from '../store/app-store';
 import { StoreProvider } from '../store/context';
 import { FakeApi, testDeps } from '../test-support/fake-api';
-import { ThemePicker } from '../components/settings/settings-dialog';
+import { ThemePicker } from '../components/settings/general-section';
 import { applyTheme, rememberedTheme, setTheme, type ThemeStorage } from './theme';
 
 function memoryStorage(): ThemeStorage & { map: Map<string, string> } {

@@ -34,6 +34,10 @@ import { workspaceInitialState, type WorkspaceState } from './slices/workspace/i
 import { createWorkspaceActions, type WorkspaceActions } from './slices/workspace/actions';
 import { storageInitialState, type StorageState } from './slices/storage/initial-state';
 import { createStorageActions, type StorageActions } from './slices/storage/actions';
+import { mcpInitialState, type McpState } from './slices/mcp/initial-state';
+import { createMcpActions, type McpActions } from './slices/mcp/actions';
+import { registryInitialState, type RegistryState } from './slices/registry/initial-state';
+import { createRegistryActions, type RegistryActions } from './slices/registry/actions';
 
 export type AppState = SessionsState &
   TranscriptState &
@@ -51,7 +55,9 @@ export type AppState = SessionsState &
   SearchState &
   ConfirmState &
   WorkspaceState &
-  StorageState;
+  StorageState &
+  McpState &
+  RegistryState;
 type AppActions = SessionsActions &
   TranscriptActions &
   PermissionsActions &
@@ -68,7 +74,9 @@ type AppActions = SessionsActions &
   SearchActions &
   ConfirmActions &
   WorkspaceActions &
-  StorageActions;
+  StorageActions &
+  McpActions &
+  RegistryActions;
 export type AppStore = AppState & AppActions;
 export type AppStoreApi = StoreApi<AppStore>;
 export type SetState = AppStoreApi['setState'];
@@ -94,6 +102,8 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...confirmInitialState,
     ...workspaceInitialState,
     ...storageInitialState,
+    ...mcpInitialState,
+    ...registryInitialState,
     ...createSessionsActions(set, get, deps),
     ...createTranscriptActions(set, get, deps),
     ...createPermissionsActions(set, get, deps),
@@ -111,5 +121,7 @@ export function createAppStore(deps: StoreDeps): AppStoreApi {
     ...createConfirmActions(set, get),
     ...createWorkspaceActions(set, get, deps),
     ...createStorageActions(set, get, deps),
+    ...createMcpActions(set, get, deps),
+    ...createRegistryActions(set, get, deps),
   }));
 }

@@ -34,6 +34,10 @@ export function bindApi(store: AppStoreApi, api: Api, connection: ConnectionMoni
     api.on('workspace:status', (st) => s().receiveWorkspaceStatus(st)),
     api.on('workspace:changed', (c) => s().workspaceChanged(c.sessionId)),
     api.on('setup:output', (p) => s().receiveSetupOutput(p)),
+    api.on('mcp:changed', (list) => s().mcpChanged(list)),
+    api.on('mcp:progress', (p) => s().mcpTestProgress(p)),
+    api.on('registry:progress', (p) => s().registryProgress(p)),
+    api.on('registry:changed', () => s().registryChanged()),
     api.onReconnect(() => void s().resubscribe()),
     // A new connection follows nothing: an open Agent log reloads and follows again.
     api.onReconnect(() => {

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { useAppStore } from '../../store/context';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
+import { McpServersSummary } from './mcp-servers-summary';
 import { SessionControlsBar } from './session-controls';
 import { WorkspaceBar } from '../workspace/workspace-bar';
 import { MenuButton, type MenuItem } from '../overlay/menu';
@@ -115,6 +116,7 @@ export function SessionHeader() {
           </span>
         </p>
         <WorkspaceBar session={session} />
+        <McpServersSummary servers={session.mcpServers} />
         <SessionControlsBar sessionId={session.id} agentName={agent} />
       </div>
       {narrow ? (

@@ -12,6 +12,8 @@ type Attempt = { status: 'running' } | { status: 'done' | 'failed'; message: str
  */
 export function AgentSignIn({ agentId, methods }: { agentId: string; methods: readonly AuthMethodView[] }) {
   const signInAgent = useAppStore((s) => s.signInAgent);
+  const signInAgentInTerminal = useAppStore((s) => s.signInAgentInTerminal);
+  const canOpenTerminal = useAppStore((s) => s.hostInfo?.canOpenTerminal ?? false);
   const [attempt, setAttempt] = useState<Attempt | undefined>();
   const busy = attempt?.status === 'running';
   const run = async (methodId: string, value?: string) => {
@@ -28,6 +30,16 @@ export function AgentSignIn({ agentId, methods }: { agentId: string; methods: re
         envSubmitLabel="Save for this agent"
         terminalNote="Run this in a terminal, then press Test:"
         onSignIn={(methodId, value) => void run(methodId, value)}
+        {...(canOpenTerminal
+          ? {
+              onRunInTerminal: (methodId: string) => {
+                setAttempt({ status: 'running' });
+                void signInAgentInTerminal(agentId, methodId).then((error) =>
+                  setAttempt(error ? { status: 'failed', message: error.message } : { status: 'done', message: 'Opened in a terminal: sign in there, then press Test.' }),
+                );
+              },
+            }
+          : {})}
       />
       <p role="status" className={`sign-in-status${attempt?.status === 'failed' ? ' failed' : ''}`}>
         {attempt?.status === 'running' ? 'Signing in: starting the agent…' : (attempt?.message ?? '')}

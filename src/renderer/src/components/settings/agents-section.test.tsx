@@ -86,7 +86,7 @@ describe('Settings → Agents', () => {
     expect(html).toContain('<label for="env-gemini-demo-api-key">SWITCHBOARD_DEMO_API_KEY</label><input id="env-gemini-demo-api-key" type="password"');
     expect(html).toContain('Save for this agent</button>');
     expect(html).toContain('<code class="sign-in-command">switchboard-demo-login --user me</code>');
-    expect(html).toContain('Copy command</button>');
+    expect(html).toContain('>Copy</button>');
     expect(html).toContain('Run this in a terminal, then press Test:');
     expect(html).toContain('role="status"');
   });

@@ -3,8 +3,10 @@ import type { AgentTestResultT, AgentViewT, WireError } from '../../../../shared
 import { useAppStore } from '../../store/context';
 import { agentsSelectors } from '../../store/slices/catalogue/selectors';
 import { AgentForm, availabilityLabel } from './agent-form';
+import { AgentRegistry } from './agent-registry';
 import { AgentSignIn } from './agent-sign-in';
 import { FormError } from './form-error';
+import { RegistryPanel } from './registry-panel';
 
 const SOURCE_LABEL: Record<AgentViewT['source'], string> = {
   builtin: 'Built in',
@@ -60,7 +62,9 @@ function AgentEntry({ agent, onEdit }: { agent: AgentViewT; onEdit: () => void }
   const progress = useAppStore(agentsSelectors.testProgress(agent.id));
   const testAgent = useAppStore((s) => s.testAgent);
   const removeAgent = useAppStore((s) => s.removeAgent);
+  const signOutAgent = useAppStore((s) => s.signOutAgent);
   const [error, setError] = useState<WireError | undefined>();
+  const [signOut, setSignOut] = useState<'running' | { message: string } | undefined>();
   const nameId = useId();
   const run = async (action: () => Promise<WireError | undefined>) => setError(await action());
 
@@ -92,6 +96,24 @@ function AgentEntry({ agent, onEdit }: { agent: AgentViewT; onEdit: () => void }
         <button type="button" className="button-secondary" onClick={() => void run(() => testAgent(agent.id))} disabled={progress !== undefined}>
           Test
         </button>
+        {agent.canSignOut ? (
+          <button
+            type="button"
+            className="button-secondary"
+            disabled={signOut === 'running'}
+            title="Ends the agent's sign-in (ACP logout), on a process of its own"
+            onClick={() => {
+              setSignOut('running');
+              setError(undefined);
+              void signOutAgent(agent.id).then((res) => {
+                setSignOut(res.ok ? { message: res.message } : undefined);
+                if (!res.ok) setError(res.error);
+              });
+            }}
+          >
+            Sign out
+          </button>
+        ) : null}
         <button
           type="button"
           className="button-secondary"
@@ -102,8 +124,10 @@ function AgentEntry({ agent, onEdit }: { agent: AgentViewT; onEdit: () => void }
           Remove
         </button>
       </div>
-      <div role="status" aria-live="polite">
+      {agent.registry ? <AgentRegistry agent={agent} info={agent.registry} /> : null}
+      <div aria-live="polite">
         {progress ? (progress.step === 'spawning' ? 'Testing: starting the agent…' : `Testing: waiting for initialize (${seconds(progress.elapsedMs)})…`) : null}
+        {signOut === 'running' ? 'Signing out: starting the agent…' : signOut ? signOut.message : null}
       </div>
       {error ? <FormError error={error} /> : null}
       {agent.lastTest && !progress ? <TestResult agentId={agent.id} result={agent.lastTest} /> : null}
@@ -119,6 +143,7 @@ export function AgentsSection() {
   const loadAgents = useAppStore((s) => s.loadAgents);
   const loadPresets = useAppStore((s) => s.loadPresets);
   const [editing, setEditing] = useState<{ agent?: AgentViewT } | undefined>();
+  const [adding, setAdding] = useState(false);
   const headingId = useId();
 
   useEffect(() => {
@@ -142,10 +167,15 @@ export function AgentsSection() {
       </ul>
       {editing ? (
         <AgentForm key={editing.agent?.id ?? 'new'} {...(editing.agent ? { agent: editing.agent } : {})} onDone={() => setEditing(undefined)} />
+      ) : adding ? (
+        <RegistryPanel onClose={() => setAdding(false)} />
       ) : (
         <div className="form-actions">
           <button type="button" className="button-primary" onClick={() => setEditing({})}>
             Add agent
+          </button>
+          <button type="button" className="button-secondary" onClick={() => setAdding(true)}>
+            Add from registry
           </button>
           <button type="button" className="button-secondary" onClick={() => void Promise.all([loadAgents(true), loadPresets(true)])}>
             Check again

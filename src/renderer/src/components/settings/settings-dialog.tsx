@@ -1,146 +1,68 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
-import type { SettingsT, WireError } from '../../../../shared/contract';
-import { useAppStore } from '../../store/context';
-import { hostSelectors } from '../../store/slices/host/selectors';
-import { sessionsSelectors } from '../../store/slices/sessions/selectors';
-import { AgentsSection } from './agents-section';
-import { FormError } from './form-error';
-import { THEMES, type ThemeChoice } from '../../lib/theme';
-import { RulesList } from './rules-list';
-import { RepositoriesSection } from './repositories-section';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ModalDialog } from '../overlay/modal-dialog';
-import { NotificationsSetting } from '../notifications/notifications-setting';
-import { StorageSection } from './storage-section';
+import { SETTINGS_SECTIONS, tabAfterKey } from './settings-sections';
 
-type NumberField = 'idleTimeoutMs' | 'reapIntervalMs' | 'permissionTimeoutMs';
+/**
+ * Settings: a list of sections at the side (a vertical tab list, arrow keys between them) and
+ * the chosen section's panel, in the shared modal dialog: focus moves to the chosen tab when it
+ * opens, stays inside while it is open (Tab wraps), and returns to what opened it; Escape or
+ * Done closes it.
+ */
+export function SettingsDialog({ onClose, initialSection }: { onClose: () => void; initialSection?: string }) {
+  const [current, setCurrent] = useState(() => Math.max(0, SETTINGS_SECTIONS.findIndex((s) => s.id === initialSection)));
+  const baseId = useId();
+  const tabs = useRef<(HTMLButtonElement | null)[]>([]);
+  const firstTab = useRef<HTMLButtonElement | null>(null);
 
-const NUMBER_FIELDS: readonly { key: NumberField; label: string; hint: string }[] = [
-  { key: 'idleTimeoutMs', label: 'Idle timeout (ms)', hint: '0 keeps idle sessions awake.' },
-  { key: 'reapIntervalMs', label: 'Reap interval (ms)', hint: 'How often idle sessions are checked.' },
-  { key: 'permissionTimeoutMs', label: 'Permission timeout (ms)', hint: 'Unanswered requests are rejected after this.' },
-];
-
-type Draft = Record<NumberField, string> & { defaultCwd: string };
-
-function draftOf(s: SettingsT | undefined): Draft {
-  return {
-    idleTimeoutMs: String(s?.idleTimeoutMs ?? ''),
-    reapIntervalMs: String(s?.reapIntervalMs ?? ''),
-    permissionTimeoutMs: String(s?.permissionTimeoutMs ?? ''),
-    defaultCwd: s?.defaultCwd ?? '',
+  const choose = (index: number) => {
+    setCurrent(index);
+    tabs.current[index]?.focus();
   };
-}
-
-const THEME_LABELS: Record<ThemeChoice, string> = { system: 'System', light: 'Light', dark: 'Dark' };
-
-/** System / Light / Dark, saved (for every window) as soon as it is picked. */
-export function ThemePicker() {
-  const theme = useAppStore((s) => s.settings?.theme ?? 'system');
-  const saveSettings = useAppStore((s) => s.saveSettings);
-  const [error, setError] = useState<WireError | undefined>();
-  return (
-    <fieldset className="field theme-choice">
-      <legend className="field-label">Theme</legend>
-      {THEMES.map((t) => (
-        <label key={t} className="theme-option">
-          <input
-            type="radio"
-            name="theme"
-            value={t}
-            checked={theme === t}
-            onChange={() => {
-              void saveSettings({ theme: t }).then(setError);
-            }}
-          />{' '}
-          {THEME_LABELS[t]}
-        </label>
-      ))}
-      {error ? <FormError error={error} /> : null}
-    </fieldset>
-  );
-}
-
-export function SettingsDialog({ onClose }: { onClose: () => void }) {
-  const settings = useAppStore(hostSelectors.settings);
-  const session = useAppStore(sessionsSelectors.currentSession);
-  const saveSettings = useAppStore((s) => s.saveSettings);
-  const formId = useId();
-  const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
-  const [error, setError] = useState<WireError | undefined>();
-  const [saving, setSaving] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const firstField = useRef<HTMLInputElement>(null);
-
-  const onSubmit = async (e: FormEvent) => {
+  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    const next = tabAfterKey(e.key, index, SETTINGS_SECTIONS.length);
+    if (next === undefined) return;
     e.preventDefault();
-    setSaving(true);
-    setSaved(false);
-    setError(undefined);
-    // The host validates; an empty or odd number goes as NaN→null and comes back as its error.
-    const result = await saveSettings({
-      idleTimeoutMs: Number(draft.idleTimeoutMs.trim() === '' ? NaN : draft.idleTimeoutMs),
-      reapIntervalMs: Number(draft.reapIntervalMs.trim() === '' ? NaN : draft.reapIntervalMs),
-      permissionTimeoutMs: Number(draft.permissionTimeoutMs.trim() === '' ? NaN : draft.permissionTimeoutMs),
-      defaultCwd: draft.defaultCwd,
-    });
-    setSaving(false);
-    if (result) setError(result);
-    else setSaved(true);
+    choose(next);
   };
-
-  const change = (key: keyof Draft, value: string) => {
-    setSaved(false);
-    setDraft((d) => ({ ...d, [key]: value }));
-  };
-
+  const section = SETTINGS_SECTIONS[current] ?? SETTINGS_SECTIONS[0]!;
+  const tabId = (id: string) => `${baseId}-tab-${id}`;
+  const panelId = (id: string) => `${baseId}-panel-${id}`;
   return (
-    <ModalDialog label="Settings" className="settings" onClose={onClose} initialFocus={firstField}>
-        <h2>Settings</h2>
-        <ThemePicker />
-        <NotificationsSetting />
-        <form onSubmit={(e) => void onSubmit(e)} noValidate>
-          {NUMBER_FIELDS.map((f, i) => (
-            <div key={f.key} className="field">
-              <label className="field-label" htmlFor={`${formId}-${f.key}`}>
-                {f.label}
-              </label>
-              <input
-                id={`${formId}-${f.key}`}
-                aria-describedby={`${formId}-${f.key}-hint`}
-                ref={i === 0 ? firstField : undefined}
-                type="number"
-                inputMode="numeric"
-                step={1}
-                value={draft[f.key]}
-                onChange={(e) => change(f.key, e.target.value)}
-              />
-              <span className="field-hint" id={`${formId}-${f.key}-hint`}>
-                {f.hint}
-              </span>
-            </div>
-          ))}
-          <label className="field">
-            <span className="field-label">Default working folder</span>
-            <input type="text" value={draft.defaultCwd} onChange={(e) => change('defaultCwd', e.target.value)} />
-          </label>
-          {error ? <FormError error={error} /> : null}
-          <div className="form-actions">
-            <span className="muted small" aria-live="polite">
-              {saved ? 'Saved' : ''}
-            </span>
-            <span className="spacer" />
-            <button type="button" className="button-secondary" onClick={onClose}>
-              Done
-            </button>
-            <button type="submit" className="button-primary" disabled={saving}>
-              Save
-            </button>
+    <ModalDialog labelledBy={`${baseId}-title`} className="settings" onClose={onClose} initialFocus={firstTab}>
+        <div className="settings-top">
+          <h2 id={`${baseId}-title`}>Settings</h2>
+          <span className="spacer" />
+          <button type="button" className="button-secondary" onClick={onClose}>
+            Done
+          </button>
+        </div>
+        <div className="settings-body">
+          <div role="tablist" aria-orientation="vertical" aria-label="Settings sections" className="settings-tabs">
+            {SETTINGS_SECTIONS.map((s, i) => (
+              <button
+                key={s.id}
+                ref={(el) => {
+                  tabs.current[i] = el;
+                  if (i === current) firstTab.current = el;
+                }}
+                type="button"
+                role="tab"
+                id={tabId(s.id)}
+                aria-selected={i === current}
+                aria-controls={panelId(s.id)}
+                tabIndex={i === current ? 0 : -1}
+                className="settings-tab"
+                onClick={() => choose(i)}
+                onKeyDown={(e) => onTabKey(e, i)}
+              >
+                {s.label}
+              </button>
+            ))}
           </div>
-        </form>
-        {session ? <RulesList sessionId={session.id} sessionTitle={session.title} /> : null}
-        <AgentsSection />
-        <RepositoriesSection />
-        <StorageSection />
+          <div role="tabpanel" id={panelId(section.id)} aria-labelledby={tabId(section.id)} className="settings-panel" tabIndex={0}>
+            <section.Component key={section.id} />
+          </div>
+        </div>
     </ModalDialog>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * The controls for an agent's sign-in methods, shared by the session's sign-in panel and the
  * agent's entry in Settings: `agent` → a button (the caller runs `authenticate`), `env_var` →
- * a password input named after the variable, `terminal` → the exact command with Copy.
+ * a password input named after the variable, `terminal` → the exact command with Copy (and, in
+ * the desktop app, Run in a terminal).
  */
 import { useState, type FormEvent } from 'react';
 import type { AuthMethodView } from '../../../../shared/contract';
@@ -55,7 +56,7 @@ function TerminalCommand({ method, terminalNote, onRunInTerminal }: ControlProps
           void navigator.clipboard?.writeText(command).then(() => setCopied(true), () => setCopied(false));
         }}
       >
-        {copied ? 'Copied' : 'Copy command'}
+        {copied ? 'Copied' : 'Copy'}
       </button>
       {onRunInTerminal ? (
         <button type="button" className="button-primary" onClick={() => onRunInTerminal(method.id)}>

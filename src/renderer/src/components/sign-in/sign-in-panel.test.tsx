@@ -25,7 +25,7 @@ describe('sign-in panel', () => {
     expect(html).toContain('<code class="sign-in-command">demo login --user me</code>');
     expect(html).toContain('>Retry</button>');
     // A headless host can't open a terminal window in front of the person: copy only.
-    expect(html).toContain('>Copy command</button>');
+    expect(html).toContain('>Copy</button>');
     expect(html).not.toContain('Run in a terminal');
   });
 

@@ -12,6 +12,10 @@ export interface AgentsActions {
   testAgent(agentId: string): Promise<WireError | undefined>;
   /** Signs in to the agent from Settings (a method its last Test listed): the host's answer, or why not. */
   signInAgent(agentId: string, methodId: string, value?: string): Promise<{ ok: true; message: string } | { ok: false; error: WireError }>;
+  /** Signs the agent out (ACP `logout` on a probe of it): the host's answer, or why not. */
+  signOutAgent(agentId: string): Promise<{ ok: true; message: string } | { ok: false; error: WireError }>;
+  /** Opens the person's terminal running a terminal sign-in method of the agent (desktop app). */
+  signInAgentInTerminal(agentId: string, methodId: string): Promise<WireError | undefined>;
   agentsChanged(list: AgentListT): void;
   agentTestProgress(progress: AgentTestProgressT): void;
 }
@@ -77,6 +81,16 @@ export function createAgentsActions(set: SetState, get: GetState, deps: StoreDep
       // A stored variable shows as set on the agent's entry.
       await get().loadAgents();
       return { ok: true, message: res.value.message };
+    },
+
+    async signOutAgent(agentId) {
+      const res = await api['agents:signout']({ agentId });
+      return res.ok ? { ok: true, message: res.value.message } : res;
+    },
+
+    async signInAgentInTerminal(agentId, methodId) {
+      const res = await api['agents:terminal']({ agentId, methodId });
+      return res.ok ? undefined : res.error;
     },
 
     agentsChanged(list) {

@@ -110,4 +110,14 @@ describe('agents slice', () => {
     fake.handle('agents:signin', () => ({ ok: false, error: { code: 'invalid_request', message: 'Run x in a terminal' } }));
     expect(await store.getState().signInAgent('demo', 'term')).toMatchObject({ ok: false, error: { message: 'Run x in a terminal' } });
   });
+
+  it('signs an agent out, and opens a terminal sign-in, handing back what the host said', async () => {
+    const { fake, store } = boundStore();
+    fake.handle('agents:signout', (req) => (req.agentId === 'demo' ? { ok: false, error: { code: 'unsupported', message: 'no auth.logout' } } : ok({ ok: true as const, message: 'Signed out of Locked.' })));
+    expect(await store.getState().signOutAgent('locked')).toEqual({ ok: true, message: 'Signed out of Locked.' });
+    expect(await store.getState().signOutAgent('demo')).toMatchObject({ ok: false, error: { code: 'unsupported' } });
+    fake.handle('agents:terminal', () => ({ ok: false, error: { code: 'unsupported', message: 'run x yourself' } }));
+    expect(await store.getState().signInAgentInTerminal('locked', 'demo-terminal')).toMatchObject({ message: 'run x yourself' });
+    expect(fake.calls.find((c) => c.command === 'agents:terminal')?.req).toEqual({ agentId: 'locked', methodId: 'demo-terminal' });
+  });
 });
