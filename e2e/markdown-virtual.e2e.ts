@@ -36,9 +36,12 @@ test.describe('a long Markdown answer', () => {
     });
     await expect(answer.getByRole('heading', { name: /^1 / }).first()).toBeInViewport();
     // The middle is an empty box now (the last segments and the open block stay rendered);
-    // the heights kept the list about as tall as it was.
+    // the heights kept the list about as tall as it was. Segments never shown are estimated
+    // from their text (estimateHeight); with the accessible styles (tables that scroll as a
+    // whole, larger targets) the measured dense answer is about 20% taller than the estimate,
+    // so the bound is 30%: the list must not collapse or balloon, not match to the pixel.
     await expect(answer.getByRole('heading', { name: /^300 / })).toHaveCount(0);
-    expect(Math.abs((await log.evaluate((el) => el.scrollHeight)) - height)).toBeLessThan(height * 0.1);
+    expect(Math.abs((await log.evaluate((el) => el.scrollHeight)) - height)).toBeLessThan(height * 0.3);
 
     // And down to the last line again.
     await log.evaluate(async (el) => {

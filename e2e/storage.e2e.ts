@@ -17,6 +17,7 @@ async function sessionWith(page: Page, text: string): Promise<void> {
 
 async function openStorage(page: Page) {
   await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('dialog', { name: 'Settings' }).getByRole('tab', { name: 'Storage' }).click();
   const section = storage(page);
   await expect(section.getByText('Database', { exact: true })).toBeVisible();
   return section;

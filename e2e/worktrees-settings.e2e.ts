@@ -27,6 +27,7 @@ test('a setup command saved in Settings → Repositories runs in the next new wo
   await expect(page.locator('.workspace-branch')).toBeVisible();
 
   await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('dialog', { name: 'Settings' }).getByRole('tab', { name: 'Repositories' }).click();
   const repos = page.getByRole('dialog', { name: 'Settings' }).getByRole('region', { name: 'Repositories' });
   const command = repos.getByRole('textbox', { name: `Setup command for ${repo}` });
   await command.fill('echo preparing the worktree; exit 3');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { gitSandbox, type GitSandbox } from '../src/main/test-support/git-repos';
 import { expect, newSessionDialog, openApp, send, sidebar, test, transcript } from './support/fixtures';
+import { worktreeSession } from './support/worktree-session';
 
 let sb: GitSandbox;
 test.beforeEach(() => {
@@ -24,30 +25,6 @@ const linkedWorktrees = (repo: string): string[] =>
     .filter((l) => l.startsWith('worktree '))
     .map((l) => l.slice('worktree '.length))
     .filter((p) => p !== repo);
-
-/** New session in `repo` with Separate worktree (on by default) on `branch`; the worktree's folder. */
-async function worktreeSession(page: Page, repo: string, branch: string, also: string[] = []): Promise<string> {
-  await page.getByRole('button', { name: 'New session' }).click();
-  const dialog = newSessionDialog(page);
-  await dialog.getByRole('textbox', { name: 'Folder' }).fill(repo);
-  const box = dialog.getByRole('checkbox', { name: 'Separate worktree' });
-  await expect(box).toBeChecked();
-  const name = dialog.getByRole('textbox', { name: 'Branch' });
-  await expect(name).not.toHaveValue('');
-  await name.fill(branch);
-  for (const agent of also) {
-    await dialog.getByRole('combobox', { name: 'Also run on' }).selectOption({ label: agent });
-    await dialog.getByRole('button', { name: 'Add agent' }).click();
-  }
-  const start = dialog.getByRole('button', { name: 'Start' });
-  await expect(start).toBeEnabled();
-  await start.click();
-  await expect(dialog).toHaveCount(0);
-  await expect(page.locator('.workspace-branch')).toHaveText(also.length ? new RegExp(`^${branch}-`) : branch);
-  const cwd = await page.locator('header .cwd').getAttribute('title');
-  expect(cwd).not.toBe(repo);
-  return cwd!;
-}
 
 test('two sessions in one repository write the same file differently: each keeps its own, the checkout is untouched until Merge; a conflicting merge is left clean', async ({ page, host }) => {
   const repo = sb.repo('app', { 'README.md': 'app\n' });
@@ -245,4 +222,38 @@ test('start-up prunes a worktree whose folder vanished, marks its session, and m
   await page.getByRole('button', { name: 'Make the worktree again' }).click();
   await expect(page.getByLabel('Workspace')).not.toContainText('gone');
   await expect.poll(() => existsSync(wt) || linkedWorktrees(repo).length === 1).toBe(true);
+});
+
+/** Presses Tab until `target` has the focus (at most `limit` times): the keyboard's way there. */
+async function tabTo(page: Page, target: ReturnType<Page['locator']>, limit = 40): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${String(target)}`);
+}
+
+test('the Changes panel by keyboard alone: open it, choose a file, read its diff, commit', async ({ page, host }) => {
+  const repo = sb.repo('keys', { 'README.md': 'keys\n' });
+  await openApp(page, host.url());
+  await worktreeSession(page, repo, 'keys');
+  await send(page, '/write notes.txt typed by keyboard');
+  await expect(transcript(page)).toContainText('Wrote');
+
+  await tabTo(page, page.getByRole('button', { name: 'Changes', exact: true }));
+  await page.keyboard.press('Enter');
+  const region = changes(page);
+  const file = region.getByRole('button', { name: 'notes.txt', exact: true });
+  await expect(file).toBeVisible();
+  await tabTo(page, file);
+  await page.keyboard.press('Enter');
+  await expect(region.getByRole('figure', { name: 'Diff of notes.txt' })).toContainText('+typed by keyboard');
+  const message = region.getByRole('textbox', { name: 'Commit message' });
+  await tabTo(page, message);
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('Notes, by keyboard');
+  await tabTo(page, region.getByRole('button', { name: 'Commit', exact: true }));
+  await page.keyboard.press('Enter');
+  await expect(region).toContainText(/Committed [0-9a-f]{7}/);
+  expect(sb.sh(repo, 'log', '-1', '--format=%s', 'keys').trim()).toBe('Notes, by keyboard');
 });

@@ -1,6 +1,8 @@
 import type { Page } from '@playwright/test';
 import type { HostFixture } from './fixtures';
+import { gitSandbox } from '../../src/main/test-support/git-repos';
 import { expect, newSession, openApp, send, sidebar, transcript } from './fixtures';
+import { worktreeSession } from './worktree-session';
 
 /**
  * Every screen and state a person meets, for the accessibility audit (`a11y.e2e.ts`), which
@@ -44,6 +46,20 @@ async function sessionWithHistory(page: Page, host: HostFixture): Promise<void> 
   await send(page, '/markdown 1 200');
   await expect(transcript(page).locator('.code-block').first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+}
+
+/**
+ * A session in its own worktree of a fresh repository (removed with the page) that has written a
+ * file: the header's Workspace group, and what `Changes` and `Compare` show.
+ */
+async function worktreeWithChanges(page: Page, host: HostFixture, also: string[] = []): Promise<void> {
+  const sb = gitSandbox();
+  page.once('close', () => sb.cleanup());
+  const repo = sb.repo('audited', { 'README.md': 'audited\n', 'src/app.ts': 'export const answer = 41;\n' });
+  await openApp(page, host.url());
+  await worktreeSession(page, repo, 'audit', also);
+  await send(page, '/write src/app.ts export const answer = 42;');
+  await expect(transcript(page)).toContainText('Wrote');
 }
 
 async function openDialog(page: Page, name: string, open: () => Promise<void>): Promise<void> {
@@ -178,6 +194,24 @@ export const AUDIT_STATES: AuditState[] = [
       await sessionWithHistory(page, host);
       await page.getByRole('button', { name: 'Agent log' }).click();
       await expect(page.getByRole('log', { name: 'Agent output' })).toBeVisible();
+    },
+  },
+  {
+    name: 'the Changes panel with a diff',
+    reach: async (page, host) => {
+      await worktreeWithChanges(page, host);
+      await page.getByRole('button', { name: 'Changes', exact: true }).click();
+      const region = page.getByRole('region', { name: 'Changes' });
+      await region.getByRole('button', { name: 'src/app.ts', exact: true }).click();
+      await expect(region.getByRole('figure', { name: 'Diff of src/app.ts' })).toContainText('+export const answer = 42;');
+    },
+  },
+  {
+    name: 'the Compare view',
+    reach: async (page, host) => {
+      await worktreeWithChanges(page, host, ['Demo agent']);
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      await expect(page.getByRole('region', { name: 'Compare' }).locator('.compare-sibling')).toHaveCount(2);
     },
   },
   {
