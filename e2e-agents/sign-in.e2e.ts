@@ -16,7 +16,9 @@ for (const agent of manifest.agents.filter((a) => a.withoutAccount === 'sign-in'
     await expect(panel).toContainText(/sign in/i);
     // Nothing tells this agent it runs as root: no IS_SANDBOX hint for it.
     await expect(panel).not.toContainText('IS_SANDBOX');
-    for (const method of agent.authMethods) await expect(panel.getByRole('listitem').filter({ hasText: method })).toHaveCount(1);
+    // By its exact name: an agent may also list a terminal variant ("ChatGPT (device code)") now
+    // that Switchboard advertises terminal sign-in.
+    for (const method of agent.authMethods) await expect(panel.getByRole('listitem').filter({ has: page.getByText(method, { exact: true }) })).toHaveCount(1);
     // Not "Asleep": a session that never started says it needs a sign-in.
     await expect(currentEntry(page)).not.toContainText('Asleep');
   });
@@ -34,7 +36,10 @@ for (const agent of manifest.agents.filter((a) => a.promptRefusal)) {
     await newSessionOn(page, agent);
     await expect(currentEntry(page)).toContainText('Idle');
     await send(page, 'hello');
-    const error = transcript(page).getByRole('note');
+    // The refusal in the agent's words: as the Sign in panel where the agent lists sign-in
+    // methods (Claude's adapter lists terminal ones since Switchboard advertises terminal
+    // sign-in), else as the failed turn's note in the transcript.
+    const error = page.getByRole('region', { name: 'Sign in' }).or(transcript(page).getByRole('note')).first();
     await expect(error).toContainText(agent.promptRefusal!);
     await expect(error).toContainText(/sign in/i);
     await expect(running(page)).toHaveCount(0);
