@@ -24,3 +24,21 @@ export function FormError({ error }: { error: WireError }) {
     </div>
   );
 }
+
+/** A settings form's end: its refusal, if any, "Saved" once saved, and Save. */
+export function SaveActions({ error, saved, saving }: { error: WireError | undefined; saved: boolean; saving: boolean }) {
+  return (
+    <>
+      {error ? <FormError error={error} /> : null}
+      <div className="form-actions">
+        <span className="muted small" aria-live="polite">
+          {saved ? 'Saved' : ''}
+        </span>
+        <span className="spacer" />
+        <button type="submit" className="button-primary" disabled={saving}>
+          Save
+        </button>
+      </div>
+    </>
+  );
+}

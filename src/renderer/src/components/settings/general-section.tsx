@@ -5,7 +5,7 @@ import { useAppStore } from '../../store/context';
 import { hostSelectors } from '../../store/slices/host/selectors';
 import { DurationField } from './duration-field';
 import { DURATIONS, useDurationFields } from './duration-form';
-import { FormError } from './form-error';
+import { FormError, SaveActions } from './form-error';
 import { NotificationsSetting } from '../notifications/notifications-setting';
 
 const THEME_LABELS: Record<ThemeChoice, string> = { system: 'System', light: 'Light', dark: 'Dark' };
@@ -102,16 +102,7 @@ export function GeneralSection() {
             For finding faults: every message to and from each agent goes to its Agent log, cut short and with secrets hidden.
           </span>
         </div>
-        {error ? <FormError error={error} /> : null}
-        <div className="form-actions">
-          <span className="muted small" aria-live="polite">
-            {saved ? 'Saved' : ''}
-          </span>
-          <span className="spacer" />
-          <button type="submit" className="button-primary" disabled={saving}>
-            Save
-          </button>
-        </div>
+        <SaveActions error={error} saved={saved} saving={saving} />
       </form>
     </div>
   );

@@ -5,7 +5,7 @@ import { hostSelectors } from '../../store/slices/host/selectors';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { DurationField } from './duration-field';
 import { DURATIONS, useDurationFields } from './duration-form';
-import { FormError } from './form-error';
+import { SaveActions } from './form-error';
 import { RulesList } from './rules-list';
 
 const SPECS = [DURATIONS.permissionTimeoutMs];
@@ -50,16 +50,7 @@ export function PermissionsSection() {
           }}
           onBlur={() => durations.blur(spec.key)}
         />
-        {error ? <FormError error={error} /> : null}
-        <div className="form-actions">
-          <span className="muted small" aria-live="polite">
-            {saved ? 'Saved' : ''}
-          </span>
-          <span className="spacer" />
-          <button type="submit" className="button-primary" disabled={saving}>
-            Save
-          </button>
-        </div>
+        <SaveActions error={error} saved={saved} saving={saving} />
       </form>
       {session ? (
         <RulesList sessionId={session.id} sessionTitle={session.title} />
