@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
-import { checkBranchName } from './branches';
+import { basename, dirname, join } from 'node:path';
 import type { Git } from './git';
-import { GitError } from './git-error';
 import { repositoryFacts, requireState, uncommittedChanges } from './repository';
-import { canonicalPath, createWorktree, defaultWorktreePath, forgetWorktree, listWorktrees, primeIndex, type CreatedWorktree } from './worktrees';
+import { canonicalPath, checkWorktreeWanted, createWorktree, defaultWorktreePath, forgetWorktree, listWorktrees, primeIndex, type CreatedWorktree } from './worktrees';
 
 /**
  * Checking out a big tree is most of a new worktree's cost (each file is created; on a slow disk
@@ -59,12 +56,7 @@ export interface ClaimOptions {
  * that is gone or was touched is discarded and a worktree is made the slow way.
  */
 export async function claimWorktree(git: Git, o: ClaimOptions): Promise<CreatedWorktree> {
-  const facts = await repositoryFacts(git, o.repoDir);
-  requireState(facts, 'make a worktree', { branch: true, commit: true, noSubmodules: !o.allowSubmodules });
-  const name = await checkBranchName(git, facts.topLevel, o.branch);
-  if (!name.ok) throw new GitError(name.problem === 'invalid' ? 'invalid_branch' : 'branch_taken', name.message);
-  const wanted = resolve(o.path);
-  if (existsSync(wanted) && readdirSync(wanted).length > 0) throw new GitError('already_exists', `Cannot make the worktree: ${wanted} already exists and is not empty.`);
+  const { facts, wanted } = await checkWorktreeWanted(git, o);
   if (!(await usable(git, facts.topLevel, o.prepared))) {
     await discardPreparedWorktree(git, o.prepared);
     return createWorktree(git, { repoDir: o.repoDir, branch: o.branch, path: o.path, allowSubmodules: o.allowSubmodules });

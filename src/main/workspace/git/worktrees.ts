@@ -7,7 +7,7 @@ import { createCheckpoint, type Checkpoint, type CheckpointTarget } from './chec
 import { compareVersions, WORKTREE_LIST_Z, type Git } from './git';
 import { GitError } from './git-error';
 import { parseWorktreeList, type WorktreeRecord } from './parse';
-import { namePaths, repositoryFacts, requireState, uncommittedChanges } from './repository';
+import { namePaths, repositoryFacts, requireState, uncommittedChanges, type RepositoryFacts } from './repository';
 
 /** Worktree operations run checkout hooks (`post-checkout` may install dependencies): minutes, not seconds. */
 const HOOKED_TIMEOUT_MS = 10 * 60_000;
@@ -81,6 +81,22 @@ export interface CreateWorktreeOptions {
 }
 
 /**
+ * What must hold before a worktree is made (or a prepared one claimed), checked before anything
+ * changes: a branch checked out at a commit, no merge or rebase under way, no submodules unless
+ * allowed, a valid free branch name, an empty or missing folder. Returns the repository's facts
+ * and the folder, resolved.
+ */
+export async function checkWorktreeWanted(git: Git, o: CreateWorktreeOptions): Promise<{ facts: RepositoryFacts; wanted: string }> {
+  const facts = await repositoryFacts(git, o.repoDir);
+  requireState(facts, 'make a worktree', { branch: true, commit: true, noSubmodules: !o.allowSubmodules });
+  const name = await checkBranchName(git, facts.topLevel, o.branch);
+  if (!name.ok) throw new GitError(name.problem === 'invalid' ? 'invalid_branch' : 'branch_taken', name.message);
+  const wanted = resolve(o.path);
+  if (existsSync(wanted) && readdirSync(wanted).length > 0) throw new GitError('already_exists', `Cannot make the worktree: ${wanted} already exists and is not empty.`);
+  return { facts, wanted };
+}
+
+/**
  * `git worktree add -b <branch> <path> <HEAD commit>`: a new branch from the checkout's current
  * commit, in a new folder. Refuses a detached or unborn HEAD, a merge or rebase under way,
  * submodules (unless allowed), a bad or taken branch name and an occupied folder, before
@@ -88,12 +104,7 @@ export interface CreateWorktreeOptions {
  * worktree, its folder and the branch are removed again.
  */
 export async function createWorktree(git: Git, o: CreateWorktreeOptions): Promise<CreatedWorktree> {
-  const facts = await repositoryFacts(git, o.repoDir);
-  requireState(facts, 'make a worktree', { branch: true, commit: true, noSubmodules: !o.allowSubmodules });
-  const name = await checkBranchName(git, facts.topLevel, o.branch);
-  if (!name.ok) throw new GitError(name.problem === 'invalid' ? 'invalid_branch' : 'branch_taken', name.message);
-  const wanted = resolve(o.path);
-  if (existsSync(wanted) && readdirSync(wanted).length > 0) throw new GitError('already_exists', `Cannot make the worktree: ${wanted} already exists and is not empty.`);
+  const { facts, wanted } = await checkWorktreeWanted(git, o);
   const baseCommit = facts.head!;
   const madeParent = !existsSync(dirname(wanted));
   await mkdir(dirname(wanted), { recursive: true });
