@@ -47,8 +47,9 @@ export async function newSession(page: Page): Promise<string> {
   const dialog = page.getByRole('dialog', { name: 'New session' });
   const start = dialog.getByRole('button', { name: 'Start' });
   await start.waitFor();
+  // The dialogs are native <dialog>s opened modal (no role attribute); older ones had role="dialog".
   await page.waitForFunction(() => {
-    const button = [...document.querySelectorAll('[role="dialog"] button')].find((b) => b.textContent === 'Start');
+    const button = [...document.querySelectorAll('dialog[open] button, [role="dialog"] button')].find((b) => b.textContent === 'Start');
     return button instanceof HTMLButtonElement && !button.disabled;
   });
   await start.click();
