@@ -138,7 +138,7 @@ describe('RowGrouper', () => {
     const grouper = new RowGrouper();
     for (let i = 1; i <= events.length; i++) grouper.update(events.slice(0, i));
     expect(all(grouper.update(events))).toEqual(buildRows(events));
-    expect(grouper.stats).toEqual({ folded: 400, regroups: 0 });
+    expect(grouper.stats).toEqual({ folded: 400, regroups: 0, trims: 0 });
   });
 
   it('folds only the new events while a long transcript streams: O(1) per event', () => {
@@ -150,7 +150,7 @@ describe('RowGrouper', () => {
       current = [...current, e];
       grouper.update(current);
     }
-    expect(grouper.stats).toEqual({ folded: 5_000, regroups: 0 });
+    expect(grouper.stats).toEqual({ folded: 5_000, regroups: 0, trims: 0 });
     expect(all(grouper.update(current))).toEqual(buildRows(events));
   });
 
@@ -184,7 +184,7 @@ describe('RowGrouper', () => {
     events.push(ev(3, 'agent_message', { text: 'b' }), ev(4, 'error', { code: 'agent_error', message: 'x' }));
     const after = grouper.update(events);
     expect(after).not.toBe(before);
-    expect(grouper.stats).toEqual({ folded: 4, regroups: 0 });
+    expect(grouper.stats).toEqual({ folded: 4, regroups: 0, trims: 0 });
     expect(all(after)).toEqual(buildRows([...events]));
     expect(before.count).toBe(2);
     expect(grouper.update(events)).toBe(after);
@@ -196,6 +196,66 @@ describe('RowGrouper', () => {
     const list = grouper.update(events);
     expect(grouper.update(events)).toBe(list);
     expect(grouper.update([...events, ev(2, 'session_info', {})])).toBe(list);
+  });
+
+  it('lets go of an evicted head without a regroup: a long answer stays one message under its key', () => {
+    const events = [ev(1, 'user_message', { text: 'write a lot' }), ...Array.from({ length: 30 }, (_, i) => ev(i + 2, 'agent_message', { text: `c${i + 2} ` }))];
+    const grouper = new RowGrouper();
+    const before = grouper.update(events.slice(0, 25));
+    // The store's cap drops seqs 1..10 and two more chunks arrive before the next frame.
+    const after = grouper.update(events.slice(10, 27));
+    expect(grouper.stats).toMatchObject({ regroups: 0, trims: 1 });
+    expect(after.count).toBe(1);
+    expect(after.layout).not.toBe(before.layout);
+    const whole = events.slice(1, 27).map((e) => (e.payload as { text: string }).text).join('');
+    expect(after.at(0)).toEqual({ type: 'agent', key: 'agent-2', text: whole });
+    // Every kept event maps to the message; the snapshot handed out before still reads its rows.
+    expect(after.rowOfEvent(0)).toBe(0);
+    expect(after.rowOfEvent(16)).toBe(0);
+    expect(before.at(0)).toMatchObject({ type: 'user', key: 'user-1' });
+    expect(before.count).toBe(2);
+    // Appends after the trim fold in place again.
+    const later = grouper.update(events.slice(10));
+    expect(grouper.stats).toMatchObject({ regroups: 0, trims: 1 });
+    expect(later.layout).toBe(after.layout);
+    expect((later.at(0) as { text: string }).text.endsWith('c31 ')).toBe(true);
+  });
+
+  it('after a trim, the rows are the newest rows of the whole grouping, and updates reach cards kept', () => {
+    const events = script(600);
+    const grouper = new RowGrouper();
+    grouper.update(events.slice(0, 400));
+    for (let i = 400; i < 600; i++) grouper.update(events.slice(150, i + 1));
+    const list = grouper.update(events.slice(150));
+    expect(grouper.stats).toMatchObject({ regroups: 0, trims: 1 });
+    const whole = buildRows(events);
+    const rows = all(list);
+    // Only rows the dropped events alone made are gone; what is kept is exactly what a full grouping shows.
+    expect(rows).toEqual(whole.slice(whole.length - rows.length));
+    expect(rows.length).toBeGreaterThanOrEqual(buildRows(events.slice(150)).length - 2);
+    const firstKept = Number((rows[0] as Row).key.split('-')[1]);
+    expect(firstKept).toBeLessThanOrEqual(151);
+  });
+
+  it('keeps a card that a kept event updates, though the dropped events made it', () => {
+    const events = [
+      ev(1, 'tool_call', { toolCallId: 't', title: 'Run', status: 'pending' }),
+      ev(2, 'agent_message', { text: 'waiting' }),
+      ev(3, 'user_message', { text: 'and?' }),
+      ev(4, 'tool_call_update', { toolCallId: 't', status: 'completed' }),
+    ];
+    const grouper = new RowGrouper();
+    grouper.update(events);
+    const list = grouper.update(events.slice(2));
+    expect(grouper.stats).toMatchObject({ regroups: 0, trims: 1 });
+    expect(all(list).map((r) => r.key)).toEqual(['tool-1', 'agent-2', 'user-3']);
+    expect(list.at(0)).toMatchObject({ call: { status: 'completed' } });
+    expect(list.rowOfEvent(1)).toBe(0);
+    // A card whose events were all dropped is gone; a later update to it starts a new card, as a regroup would.
+    const again = new RowGrouper();
+    again.update(events.slice(0, 3));
+    expect(all(again.update(events.slice(2))).map((r) => r.key)).toEqual(['user-3', 'tool-4']);
+    expect(all(again.update(events.slice(2)))).toEqual(buildRows(events.slice(2)));
   });
 
   it('regroups when an older page is prepended, and starts over for another session', () => {

@@ -247,16 +247,23 @@ export class RowGrouper {
   private last: SessionEventT | undefined;
   private changed = false;
   private list: RowList = emptyRowList;
-  /** Work done so far, for tests: events folded, and rebuilds from scratch. */
-  readonly stats = { folded: 0, regroups: 0 };
+  /** Work done so far, for tests: events folded, rebuilds from scratch, and evicted heads let go. */
+  readonly stats = { folded: 0, regroups: 0, trims: 0 };
 
   update(events: readonly SessionEventT[]): RowList {
     if (events === this.source && events.length === this.folded) return this.list;
-    const folded = this.folded;
-    const appended =
+    let folded = this.folded;
+    let appended =
       folded === 0 || (events.length >= folded && events[0] === this.first && events[folded - 1] === this.last);
-    const countBefore = this.rows.length;
     let regrouped = false;
+    const dropped = appended ? 0 : this.headDropped(events);
+    if (dropped > 0) {
+      this.dropHead(dropped);
+      folded -= dropped;
+      appended = true;
+      regrouped = true;
+    }
+    const countBefore = this.rows.length;
     if (!appended) {
       this.reset();
       regrouped = true;
@@ -277,6 +284,50 @@ export class RowGrouper {
       regrouped || this.rows.length !== countBefore ? new LayoutSnapshot(this.rows, this.rows.length) : this.list.layout;
     this.list = new ListSnapshot(this.rows, this.rows.length, layout, this.rowOf);
     return this.list;
+  }
+
+  /**
+   * How many events the store dropped from the head of the folded ones (the transcript's cap,
+   * while the view follows), when `events` is the folded events minus that head, plus any
+   * appended since; 0 when it is any other change.
+   */
+  private headDropped(events: readonly SessionEventT[]): number {
+    const first = events[0];
+    if (!first || !this.first || this.folded === 0) return 0;
+    const d = first.seq - this.first.seq;
+    if (d <= 0 || d >= this.folded || this.source[d] !== first) return 0;
+    return events.length >= this.folded - d && events[this.folded - d - 1] === this.last ? d : 0;
+  }
+
+  /**
+   * Forgets the first `d` folded events without regrouping the rest. A row that kept events
+   * also shows keeps its key and everything it shows: a long answer whose first chunks were
+   * evicted stays one whole message and is not split, re-parsed and remounted under a new key
+   * (a 1 MB answer is more chunks than the cap). Rows only the dropped events made go; the
+   * indices into the rows shift down.
+   */
+  private dropHead(d: number): void {
+    this.stats.trims++;
+    let cut = Number.POSITIVE_INFINITY;
+    for (let i = d; i < this.folded; i++) {
+      const row = this.rowOf[i] as number;
+      if (row >= 0 && row < cut) cut = row;
+    }
+    const r = Number.isFinite(cut) ? cut : this.rows.length;
+    // New arrays: snapshots handed out before keep the old ones intact.
+    this.rows = this.rows.slice(r);
+    this.rowOf = this.rowOf.slice(d, this.folded).map((row) => (row < 0 ? row : row - r));
+    const shift = (index: Map<string, number>): Map<string, number> => {
+      const next = new Map<string, number>();
+      for (const [id, at] of index) if (at >= r) next.set(id, at - r);
+      return next;
+    };
+    this.toolIndex = shift(this.toolIndex);
+    this.permissionIndex = shift(this.permissionIndex);
+    this.questionIndex = shift(this.questionIndex);
+    this.terminalIndex = shift(this.terminalIndex);
+    this.planIndex = this.planIndex !== undefined && this.planIndex >= r ? this.planIndex - r : undefined;
+    this.open = this.open && this.open.index >= r ? { ...this.open, index: this.open.index - r } : undefined;
   }
 
   private reset(): void {

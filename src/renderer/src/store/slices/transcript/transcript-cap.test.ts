@@ -55,9 +55,10 @@ describe('bounded transcript', () => {
     expect(seqs(store.getState())).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
     expect(t).toMatchObject({ oldestSeq: 4, lastSeq: 11, hasOlder: true });
     expect(t.rows.layout).not.toBe(rowsBefore.layout);
-    // Seqs 4 and 5 are chunks of one bubble, then one row per prompt.
+    // Seqs 1–5 are chunks of one bubble: kept whole under its key (not regrouped from seq 4), then one row per prompt.
     expect(t.rows.count).toBe(7);
-    expect(t.rows.keyAt(0)).toBe('agent-4');
+    expect(t.rows.keyAt(0)).toBe('agent-1');
+    expect(t.rows.at(0)).toBe(rowsBefore.at(0));
     // The next appends fold in place again, without another eviction.
     fake.emit('session:event', ev(12));
     expect(store.getState().transcript.oldestSeq).toBe(4);
