@@ -122,4 +122,19 @@ describe('the splitter keeps finished blocks final', () => {
     splitter.split('# A\n\nfirst\n\n');
     expect(splitter.split('# B\n\nother')).toEqual(splitMarkdown('# B\n\nother'));
   });
+
+  it('tells a long text replaced by another from one extended, at either end', () => {
+    const long = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} of the answer.\n\n`).join('');
+    const splitter = new MarkdownBlockSplitter();
+    splitter.split(long);
+    // Extended: resumes (same finished blocks, the new one added).
+    expect(splitter.split(`${long}More.\n\nAnd more`)).toEqual(splitMarkdown(`${long}More.\n\nAnd more`));
+    // Another text, longer, differing at the start or near the end of what was split before.
+    const otherHead = `# Other\n\n${long.slice(9)}tail`;
+    expect(splitter.split(otherHead)).toEqual(splitMarkdown(otherHead));
+    const otherTail = `${long.slice(0, -20)}Changed near the end.\n\nand on`;
+    expect(splitter.split(otherTail)).toEqual(splitMarkdown(otherTail));
+    // Shorter: starts again.
+    expect(splitter.split(long.slice(0, 100))).toEqual(splitMarkdown(long.slice(0, 100)));
+  });
 });
