@@ -1,5 +1,5 @@
 import type { Api } from '../../../shared/contract';
-import type { FrameScheduler } from './frame';
+import type { FrameScheduler, Pace } from './frame';
 
 /** What the store needs from the outside world; tests pass fakes. */
 export interface StoreDeps {
@@ -23,6 +23,12 @@ export interface StoreDeps {
    * app. Without it they are regrouped on every event (tests).
    */
   scheduleFrame?: FrameScheduler;
+  /**
+   * With `scheduleFrame`: the rows of a streaming transcript are regrouped (and the view
+   * re-rendered) at most this often; the first event after a quiet spell still shows at the
+   * next frame. Unset: every frame.
+   */
+  rowsPace?: Pace;
   /** How long typing pauses before a draft is saved to the host (default 400 ms). */
   draftSaveDelayMs?: number;
   /** After this long without a word from the agent a running turn says so (default 10 s). */

@@ -122,3 +122,51 @@ describe('the app’s frame scheduler', () => {
     expect(runs).toBe(1);
   });
 });
+
+describe('rows paced while a stream keeps them busy', () => {
+  /** A clock and timers the test moves by hand. */
+  function manualPace(minIntervalMs: number) {
+    let now = 0;
+    let timers: { at: number; run: () => void }[] = [];
+    return {
+      pace: { minIntervalMs, now: () => now, after: (ms: number, run: () => void) => void timers.push({ at: now + ms, run }) },
+      advance(ms: number) {
+        now += ms;
+        const due = timers.filter((t) => t.at <= now);
+        timers = timers.filter((t) => t.at > now);
+        for (const t of due) t.run();
+      },
+    };
+  }
+
+  it('paints the first event after a quiet spell at the next frame, then at most once per interval', async () => {
+    const fake = new FakeApi();
+    const frames = manualFrames();
+    const clock = manualPace(40);
+    const store = createAppStore(testDeps(fake, { pageSize: 50, scheduleFrame: frames, rowsPace: clock.pace }));
+    bindApi(store, fake.api, alwaysOpen);
+    const answer: SwitchResultT = { session: view({ lastSeq: 0 }), running: false, lastSeq: 0, pendingPermissions: [], pendingQuestions: [] };
+    fake.handle('sessions:switch', () => ok(answer)).handle('transcript:page', () => ok({ events: [], hasMore: false }));
+    await store.getState().switchSession(SID);
+    frames.run();
+    const text = () => (store.getState().transcript.rows.at(0) as { text?: string } | undefined)?.text;
+
+    clock.advance(1000);
+    fake.emit('session:event', ev(1, 'agent_message', { text: 'a' }));
+    frames.run();
+    expect(text()).toBe('a');
+
+    // 16 ms later, another chunk: its frame comes, but the rows wait until 40 ms after the last paint.
+    clock.advance(16);
+    fake.emit('session:event', ev(2, 'agent_message', { text: 'b' }));
+    frames.run();
+    expect(text()).toBe('a');
+    fake.emit('session:event', ev(3, 'agent_message', { text: 'c' }));
+    clock.advance(24);
+    expect(frames.pending()).toBe(1);
+    frames.run();
+    expect(text()).toBe('abc');
+    // Every event is in the store all along; only the rows wait.
+    expect(store.getState().transcript.lastSeq).toBe(3);
+  });
+});

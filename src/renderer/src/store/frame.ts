@@ -28,15 +28,42 @@ export const nextAnimationFrame: FrameScheduler = (run) => {
   const timer = setTimeout(once, HIDDEN_FALLBACK_MS);
 };
 
-/** `flush` once per scheduled frame, however often it is requested before that frame runs. */
-export function coalesced(schedule: FrameScheduler, flush: () => void): () => void {
+/** Spacing between two flushes while requests keep coming (see `coalesced`). */
+export interface Pace {
+  /** At least this long between the starts of two flushes; 0: every frame. */
+  minIntervalMs: number;
+  now(): number;
+  /** Calls `run` after `ms` (a timer). */
+  after(ms: number, run: () => void): void;
+}
+
+/**
+ * `flush` once per scheduled frame, however often it is requested before that frame runs.
+ * With a `pace`, a request that comes less than `minIntervalMs` after the last flush waits
+ * for the frame after that interval: a stream paints at most that often, while the first
+ * request after a quiet spell still paints in the next frame.
+ */
+export function coalesced(schedule: FrameScheduler, flush: () => void, pace?: Pace): () => void {
   let pending = false;
+  let last = Number.NEGATIVE_INFINITY;
+  const go = (): void => {
+    pending = false;
+    if (pace) last = pace.now();
+    flush();
+  };
+  const atFrame = (): void => {
+    const wait = pace ? last + pace.minIntervalMs - pace.now() : 0;
+    if (wait > 0) pace!.after(wait, () => schedule(go));
+    else go();
+  };
   return () => {
     if (pending) return;
     pending = true;
-    schedule(() => {
-      pending = false;
-      flush();
-    });
+    schedule(atFrame);
   };
+}
+
+/** A pace on the page's clock and timers. */
+export function pageClockPace(minIntervalMs: number): Pace {
+  return { minIntervalMs, now: () => performance.now(), after: (ms, run) => void setTimeout(run, ms) };
 }

@@ -62,7 +62,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
         const t = get().transcript;
         const rows = grouper.update(t.events);
         if (rows !== t.rows) set({ transcript: { ...t, rows } });
-      })
+      }, deps.rowsPace)
     : undefined;
 
   /**
