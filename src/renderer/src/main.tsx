@@ -15,7 +15,7 @@ import { applyTheme, rememberedTheme, setTheme } from './lib/theme';
 import { followVisualViewport } from './lib/viewport';
 import { registerServiceWorker } from './pwa/register';
 import { bindApi } from './store/bind-api';
-import { nextAnimationFrame, pageClockPace } from './store/frame';
+import { nextTask, pageClockPace } from './store/frame';
 import { StoreProvider } from './store/context';
 import './styles/app.css';
 import './styles/navigation.css';
@@ -66,7 +66,7 @@ const store = createAppStore({
   api: link.api,
   newId,
   lastSession,
-  scheduleFrame: nextAnimationFrame,
+  scheduleFrame: nextTask(),
   // A dense answer streaming at 200 chunks a second kept the page's main thread busy 99% of the
   // time at one render a frame; 25 renders a second read as smooth and halve that work.
   rowsPace: pageClockPace(40),

@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Result, SwitchResultT } from '../../../shared/contract';
 import { alwaysOpen } from '../api/connection';
 import { createAppStore } from './app-store';
 import { bindApi } from './bind-api';
-import { nextAnimationFrame, type FrameScheduler } from './frame';
+import { nextTask, type FrameScheduler } from './frame';
 import { ev, FakeApi, range, SID, testDeps, view } from '../test-support/fake-api';
 import { buildRows } from '../test-support/rows';
 
@@ -82,44 +82,17 @@ describe('live events reach the view once per frame', () => {
   });
 });
 
-describe('the app’s frame scheduler', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
-
-  function stubFrames() {
-    const frames = new Map<number, () => void>();
-    let next = 1;
-    vi.stubGlobal('requestAnimationFrame', (f: () => void) => (frames.set(next, f), next++));
-    vi.stubGlobal('cancelAnimationFrame', (id: number) => frames.delete(id));
-    return () => {
-      const due = [...frames.values()];
-      frames.clear();
-      for (const f of due) f();
-    };
-  }
-
-  it('runs once, at the next animation frame', () => {
-    vi.useFakeTimers();
-    const paint = stubFrames();
-    let runs = 0;
-    nextAnimationFrame(() => runs++);
-    expect(runs).toBe(0);
-    paint();
-    vi.advanceTimersByTime(1000);
-    expect(runs).toBe(1);
-  });
-
-  it('still runs in a hidden window, where no frame ever comes', () => {
-    vi.useFakeTimers();
-    const paint = stubFrames();
-    let runs = 0;
-    nextAnimationFrame(() => runs++);
-    vi.advanceTimersByTime(1000);
-    expect(runs).toBe(1);
-    paint();
-    expect(runs).toBe(1);
+describe('the app’s scheduler: a task of its own', () => {
+  it('runs each request once, in order, after the current task and its microtasks', async () => {
+    const schedule = nextTask();
+    const ran: string[] = [];
+    schedule(() => ran.push('first'));
+    schedule(() => ran.push('second'));
+    await Promise.resolve();
+    ran.push('microtask');
+    expect(ran).toEqual(['microtask']);
+    await new Promise((done) => setTimeout(done, 20));
+    expect(ran).toEqual(['microtask', 'first', 'second']);
   });
 });
 
