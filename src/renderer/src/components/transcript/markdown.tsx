@@ -6,6 +6,8 @@ import { MarkdownBlockSplitter, type BlockSplit } from '../../lib/markdown-block
 import { BlockSegmenter, estimateHeight, type Segment } from '../../lib/markdown-segments';
 import { CodeBlock, isClosedFence } from './code-block';
 import { canWatch, scrollRootOf, watchSegment } from './segment-watch';
+import { createIdleQueue } from '../../lib/idle-queue';
+import { nextTask, type FrameScheduler } from '../../store/frame';
 
 const plugins = [remarkGfm];
 
@@ -123,6 +125,14 @@ export function blockChildren({ finished, open }: BlockSplit): ReactNode[] {
  */
 const EAGER_SEGMENTS = 2;
 
+/**
+ * Segments that came near the view (or left it) change one per task: scrolling fast brings
+ * several in a frame, and rendering them together (each up to 48 blocks of tables, lists and
+ * code) made one long task; one at a time, input and frames get through between them.
+ */
+let oneAtATime: FrameScheduler | undefined;
+const segmentShows = createIdleQueue((run) => (oneAtATime ??= nextTask())(() => run(() => 0)));
+
 /** Measured heights of a message's segments, by segment key (stable while older text is loaded in front). */
 type Heights = Map<string, number>;
 
@@ -147,8 +157,12 @@ const SegmentView = memo(function SegmentView({ segment, eager, heights }: { seg
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el || !canWatch()) return;
-    return watchSegment(el, {
-      onNear: setNear,
+    let queued: (() => void) | undefined;
+    const stop = watchSegment(el, {
+      onNear: (value) => {
+        queued?.();
+        queued = segmentShows.add(() => setNear(value));
+      },
       onHeight: (px, target) => {
         // An empty box is as tall as we made it; 0 is a segment not laid out (a closed thought).
         if (!shownRef.current || px === 0) return;
@@ -158,6 +172,10 @@ const SegmentView = memo(function SegmentView({ segment, eager, heights }: { seg
         if (delta !== 0) keepViewInPlace(target, delta);
       },
     });
+    return () => {
+      queued?.();
+      stop();
+    };
   }, [heights, key]);
   if (!shown) return <div ref={ref} className="markdown-segment" data-segment="" style={{ height: heights.get(key) ?? estimateHeight(segment.blocks) }} />;
   const children: ReactNode[] = [];
