@@ -30,6 +30,8 @@ export type DbTask =
       nativeBinding?: string;
     }
   | { kind: 'report'; file: string; largest: number; nativeBinding?: string }
+  /** A passive checkpoint of `file`'s WAL on a connection of its own (the host's are held: `wal-checkpoints.ts`). */
+  | { kind: 'checkpoint'; file: string; nativeBinding?: string }
   /** `recoveryOffer` for a damaged `database`: the newest backup in `folder` that passes its check. */
   | { kind: 'offer'; database: string; detail: string; folder: string; nativeBinding?: string };
 
@@ -38,13 +40,22 @@ export interface CopyResult {
   check: DatabaseCheck;
 }
 
+/** SQLite's answer to `wal_checkpoint`: frames in the WAL and how many of them are now in the database. */
+export interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
 export type DbTaskResult<T extends DbTask> = T extends { kind: 'check' }
   ? DatabaseCheck
   : T extends { kind: 'backup' }
     ? CopyResult
     : T extends { kind: 'offer' }
       ? RecoveryOffer
-      : StorageReport;
+      : T extends { kind: 'checkpoint' }
+        ? CheckpointResult
+        : StorageReport;
 
 /** What the worker posts back. */
 export type DbTaskReply = { ok: true; value: unknown } | { ok: false; error: string };

@@ -9,13 +9,14 @@ import { fsyncPath } from '../store/compact';
 import { checkDatabaseFile } from '../store/db-check';
 import { storageReport } from '../store/storage-report';
 import { recoveryOffer } from './backup-recovery';
-import type { DbTask, DbTaskReply } from './db-tasks';
+import type { CheckpointResult, DbTask, DbTaskReply } from './db-tasks';
 
 /** A passive checkpoint through a connection of its own: never waits for the host's writer. */
-function checkpoint(file: string, binding: { nativeBinding?: string }): void {
+function checkpoint(file: string, binding: { nativeBinding?: string }): CheckpointResult {
   const db = new Database(file, { fileMustExist: true, ...binding });
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[];
+    return result!;
   } finally {
     db.close();
   }
@@ -44,6 +45,8 @@ async function run(task: DbTask): Promise<unknown> {
     }
     case 'offer':
       return recoveryOffer(task.database, task.detail, task.folder, task.nativeBinding);
+    case 'checkpoint':
+      return checkpoint(task.file, binding);
   }
 }
 
