@@ -70,3 +70,42 @@ export function summarise(profile: CpuProfile, top = 25, only?: (f: FunctionTime
   for (const f of shown.filter((f) => f.name !== '(root)' && (!only || only(f))).sort((a, b) => b.totalMs - a.totalMs).slice(0, top)) lines.push(row(f, f.totalMs));
   return lines;
 }
+
+/**
+ * Lines for each of the `top` longest stalls (`[start, end]` in the profile's µs clock, from
+ * bench/lib/gap-probe.mjs): the functions on top of the stack meanwhile, each with the nearest
+ * caller from `app` files (bundles of our code) so that a native function says whose call it was.
+ */
+export function stalls(profile: CpuProfile, gaps: [number, number][], top = 8, app = /session-host|cli\.js|index\.js/): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const label = (id: number): string => byId.get(id)!.callFrame.functionName || '(anonymous)';
+  const times: number[] = [];
+  let t = profile.startTime;
+  for (const d of profile.timeDeltas) times.push((t += d));
+  const lines: string[] = [];
+  for (const [start, end] of [...gaps].sort((a, b) => b[1] - b[0] - (a[1] - a[0])).slice(0, top)) {
+    const by = new Map<string, number>();
+    let busy = 0;
+    profile.samples.forEach((id, i) => {
+      const at = times[i]!;
+      if (at < start || at > end) return;
+      const us = (times[i + 1] ?? at) - at;
+      if (label(id) === '(idle)') return;
+      busy += us;
+      let caller = '';
+      for (let n = parent.get(id); n !== undefined; n = parent.get(n)) {
+        if (app.test(byId.get(n)!.callFrame.url)) {
+          caller = label(n);
+          break;
+        }
+      }
+      const key = caller && caller !== label(id) ? `${label(id)} ← ${caller}` : label(id);
+      by.set(key, (by.get(key) ?? 0) + us);
+    });
+    lines.push(`stall of ${((end - start) / 1000).toFixed(1)} ms at ${((start - profile.startTime) / 1000).toFixed(0)} ms (${(busy / 1000).toFixed(1)} ms sampled busy):`);
+    for (const [k, us] of [...by].sort((a, b) => b[1] - a[1]).slice(0, 6)) lines.push(`  ${(us / 1000).toFixed(1).padStart(6)} ms  ${k}`);
+  }
+  return lines;
+}
