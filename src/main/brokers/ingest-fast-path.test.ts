@@ -161,15 +161,30 @@ describe('ingest fast path', () => {
     await c.until(() => c.order.length === 1);
     now += 3; // reading that chunk used the turn
     c.agentStdout.write(`${update('s1', 'b')}\n`);
-    await c.until(() => c.order.length === 2);
-    // The budget is checked after a chunk: the one that spent it is read whole, the next waits.
-    expect(c.agentStdout.isPaused()).toBe(true);
     c.agentStdout.write(`${update('s1', 'c')}\n`);
     for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
-    expect(c.order).toEqual(['update s1 a', 'update s1 b']);
+    expect(c.order).toEqual(['update s1 a']);
+    expect(c.agentStdout.isPaused()).toBe(true);
     turns.splice(0).forEach((fn) => fn());
     await c.until(() => c.order.length === 3);
     expect(c.order).toEqual(['update s1 a', 'update s1 b', 'update s1 c']);
     expect(c.agentStdout.isPaused()).toBe(false);
+  });
+
+  it('reads nothing of a turn whose budget another agent’s stdout spent, and all of it, in order, on the next turn', async () => {
+    let now = 0;
+    const turns: (() => void)[] = [];
+    const budget = new TurnBudget(3, { now: () => now, later: (fn) => turns.push(fn) });
+    const c = connect(budget);
+    cleanup = () => c.conn.close();
+    budget.begin();
+    now += 3; // the other agent's reading used the turn
+    c.agentStdout.write(`${update('s1', 'a')}\n`);
+    c.agentStdout.write(`${update('s1', 'b')}\n`);
+    for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+    expect(c.order).toEqual([]);
+    turns.splice(0).forEach((fn) => fn());
+    await c.until(() => c.order.length === 2);
+    expect(c.order).toEqual(['update s1 a', 'update s1 b']);
   });
 });

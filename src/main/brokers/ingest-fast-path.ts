@@ -72,9 +72,27 @@ export function fastPathStream(output: WritableStream<Uint8Array>, input: Readab
     if (heldFull || outOfBudget) input.pause();
     else if (input.isPaused()) input.resume();
   };
+  // Chunks that arrived after the budget was spent (one read loop of libuv can still hand over
+  // a chunk or two after the pause): read first on the next turn.
+  const later: Buffer[] = [];
+  const read = (chunk: Buffer): void => {
+    budget.begin();
+    opts.onBytes?.(chunk);
+    splitter.push(chunk);
+  };
   const nextTurn = (): void => {
     outOfBudget = false;
+    while (later.length > 0 && !stopped) {
+      read(later.shift()!);
+      if (budget.spent()) return outOfTurn();
+    }
     flow();
+  };
+  const outOfTurn = (): void => {
+    if (outOfBudget) return;
+    outOfBudget = true;
+    flow();
+    budget.wait(nextTurn);
   };
 
   const deliver = (notification: acp.SessionNotification): void => {
@@ -134,18 +152,18 @@ export function fastPathStream(output: WritableStream<Uint8Array>, input: Readab
       sdkInput = controller;
       input.on('data', (chunk: Buffer) => {
         if (stopped) return;
-        budget.begin();
-        opts.onBytes?.(chunk);
-        splitter.push(chunk);
-        // A chunk is at most one read (64 KiB, a few ms of parsing): the turn's budget is checked between chunks.
-        if (!outOfBudget && budget.spent()) {
-          outOfBudget = true;
-          flow();
-          budget.wait(nextTurn);
+        // A chunk is at most one read (64 KiB, 1–2 ms of parsing): the turn's budget, shared
+        // with every other agent's stdout, is checked before and after each.
+        if (outOfBudget || budget.spent()) {
+          later.push(chunk);
+          return outOfTurn();
         }
+        read(chunk);
+        if (budget.spent()) outOfTurn();
       });
       input.on('end', () => {
         if (stopped) return;
+        for (const chunk of later.splice(0)) read(chunk);
         splitter.end();
         stopped = true;
         budget.cancel(nextTurn);
