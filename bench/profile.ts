@@ -25,7 +25,7 @@ import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { archive, copyArchive } from './lib/archive';
 import { launchBrowser, newSession, openWindow, sendPrompt } from './lib/browser';
-import { stalls, summarise, type CpuProfile } from './lib/cpu-profile';
+import { stalls, summarise, type CpuProfile, type Window } from './lib/cpu-profile';
 import { traceLines } from './lib/trace';
 import { liveSession, promptTurn } from './lib/host';
 import { armProbe, probeMs } from './lib/page-probes';
@@ -40,8 +40,8 @@ import { writeFileSync } from 'node:fs';
 const root = resolve(import.meta.dirname, '..');
 const out = mkdtempSync(join(tmpdir(), 'switchboard-profile-'));
 const read = (file: string): CpuProfile => JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-const print = (title: string, file: string, filter?: Parameters<typeof summarise>[2]): void => {
-  console.log(`\n== ${title}\n${summarise(read(file), 30, filter).join('\n')}\nfile: ${file}`);
+const print = (title: string, file: string, filter?: Parameters<typeof summarise>[2], window?: Window): void => {
+  console.log(`\n== ${title}\n${summarise(read(file), 30, filter, window).join('\n')}\nfile: ${file}`);
 };
 
 /** The renderer built like `npm run build` but unminified, into a temp dir `serve` is pointed at. */
@@ -131,6 +131,7 @@ async function profileHost(dataDir: string, work: (client: BenchClient, measure:
     await serve.stop();
   }
   print('host (serve), whole process life', hostProfile(profDir), (f) => !f.where.startsWith('node:') && f.where !== ':0');
+  print('host (serve), while measured', hostProfile(profDir), (f) => !f.where.startsWith('node:') && f.where !== ':0', [measured.start, measured.end]);
   // The stalls of the measured part only (start-up and shutdown stall too, and are not the question).
   const gaps = (JSON.parse(readFileSync(gapFile, 'utf8')) as [number, number][]).filter(([a]) => a >= measured.start && a <= measured.end);
   console.log(`\n== the longest of ${gaps.length} loop stalls over 8 ms while measured\n${stalls(read(hostProfile(profDir)), gaps).join('\n')}`);

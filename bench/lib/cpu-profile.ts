@@ -21,7 +21,10 @@ export interface FunctionTime {
 
 const IDLE = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']);
 
-export function functionTimes(profile: CpuProfile): { functions: FunctionTime[]; busyMs: number; idleMs: number; gcMs: number; wallMs: number } {
+/** `[start, end]` on the profile's clock (monotonic µs): only samples inside count. */
+export type Window = readonly [number, number];
+
+export function functionTimes(profile: CpuProfile, window?: Window): { functions: FunctionTime[]; busyMs: number; idleMs: number; gcMs: number; wallMs: number } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -34,7 +37,10 @@ export function functionTimes(profile: CpuProfile): { functions: FunctionTime[];
   let idle = 0;
   let gc = 0;
   let all = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (window && (at < window[0] || at > window[1])) return;
     const us = profile.timeDeltas[i + 1] ?? 0; // a sample's delta is the time until the next one
     all += us;
     const name = byId.get(id)?.callFrame.functionName ?? '';
@@ -58,8 +64,8 @@ export function functionTimes(profile: CpuProfile): { functions: FunctionTime[];
 }
 
 /** Lines for a report: the top functions by self time and by total time (idle and root left out). */
-export function summarise(profile: CpuProfile, top = 25, only?: (f: FunctionTime) => boolean): string[] {
-  const { functions, busyMs, idleMs, gcMs, wallMs } = functionTimes(profile);
+export function summarise(profile: CpuProfile, top = 25, only?: (f: FunctionTime) => boolean, window?: Window): string[] {
+  const { functions, busyMs, idleMs, gcMs, wallMs } = functionTimes(profile, window);
   const shown = functions.filter((f) => !IDLE.has(f.name) || f.name === '(garbage collector)' || f.name === '(program)');
   const pct = (ms: number): string => `${((100 * ms) / busyMs).toFixed(1).padStart(5)}%`;
   const row = (f: FunctionTime, ms: number): string => `${ms.toFixed(1).padStart(9)} ms ${pct(ms)}  ${f.name} (${f.where})`;
