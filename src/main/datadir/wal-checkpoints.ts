@@ -10,7 +10,7 @@
  */
 import type { Db } from '../store/db';
 import type { Logger } from '../util/log';
-import { runDbTask, type CheckpointResult } from './db-tasks';
+import { checkpointWorker, type CheckpointResult, type CheckpointWorker } from './db-tasks';
 
 /** SQLite's default `wal_autocheckpoint`, given back if checkpoints cannot run in a worker. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
@@ -23,8 +23,8 @@ export interface WalCheckpointsOptions {
   nativeBinding?: string;
   /** Least time between two checkpoints' starts. */
   intervalMs?: number;
-  /** How a checkpoint runs (default: a passive checkpoint in a worker thread). */
-  run?: (file: string) => Promise<CheckpointResult>;
+  /** How a checkpoint runs (default: a passive checkpoint in a worker thread that stays). */
+  run?: () => Promise<CheckpointResult>;
 }
 
 export class WalCheckpoints {
@@ -35,11 +35,13 @@ export class WalCheckpoints {
   private dirty = false;
   private stopped = false;
   private readonly intervalMs: number;
-  private readonly run: (file: string) => Promise<CheckpointResult>;
+  private readonly run: () => Promise<CheckpointResult>;
+  /** Started at the first checkpoint: a host that writes nothing starts no thread. */
+  private worker: CheckpointWorker | undefined;
 
   constructor(private readonly o: WalCheckpointsOptions) {
     this.intervalMs = o.intervalMs ?? 1_000;
-    this.run = o.run ?? ((file) => runDbTask({ kind: 'checkpoint', file, ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}) }));
+    this.run = o.run ?? (() => (this.worker ??= checkpointWorker(o.file, o.nativeBinding)).checkpoint());
     o.db.pragma('wal_autocheckpoint = 0');
   }
 
@@ -60,6 +62,8 @@ export class WalCheckpoints {
     this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
+    void this.worker?.close().catch((err: unknown) => this.o.log.warn('the checkpoint worker did not end cleanly', { error: String(err) }));
+    this.worker = undefined;
     if (this.o.db.open) this.o.db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
   }
 
@@ -77,7 +81,7 @@ export class WalCheckpoints {
     }
     this.dirty = false;
     this.lastStart = performance.now();
-    this.running = this.run(this.o.file).then(
+    this.running = this.run().then(
       (result) => {
         this.running = undefined;
         if (result.busy) this.o.log.debug('WAL checkpoint could not finish (a reader holds an older snapshot); the next one goes on', { ...result });
