@@ -36,7 +36,7 @@ import { IdleReaper } from '../reaper/idle-reaper';
 import { WAKE_WINDOW_MS } from '../sessions/session-context';
 import { SessionService } from '../sessions/session-service';
 import { Watchers } from '../sessions/watchers';
-import { EventLog } from '../store/event-log';
+import { EventLog, HOST_WRITE_SLICE } from '../store/event-log';
 import { SearchBackfill } from '../store/search-backfill';
 import { asStorageError, describeStorageProblem, folderProblemOf, StorageError } from '../store/storage-errors';
 import type { Store } from '../store/store';
@@ -303,6 +303,7 @@ export class SessionHost implements HostPort {
         this.log.error('storing transcript events failed; they are lost', { lost, error: String(err) });
         this.storage.failed(err, lost);
       },
+      HOST_WRITE_SLICE,
     );
     const reportProgress = searchProgressReporter({ clock, log: this.log, push: (progress) => this.clients.broadcast('search:progress', progress) });
     this.searchBackfill = new SearchBackfill({

@@ -21,8 +21,10 @@ export interface WriteSlice {
   ms: number;
   now: () => number;
 }
-/** A few ms per write keeps the loop's p99 under 10 ms while still writing ~1,000 events per commit. */
-const DEFAULT_SLICE: WriteSlice = { ms: 4, now: () => performance.now() };
+/** The host's slice: a few ms per write, so a burst is written over several turns. */
+export const HOST_WRITE_SLICE: WriteSlice = { ms: 4, now: () => performance.now() };
+/** Without a slice (tools, tests that step turns by hand) a scheduled write takes everything queued. */
+const WHOLE_QUEUE: WriteSlice = { ms: Number.POSITIVE_INFINITY, now: () => 0 };
 
 /**
  * What counts as activity (the sidebar's order, unread marks, the idle reaper): a prompt, the
@@ -75,7 +77,7 @@ export class EventLog implements Disposable {
     private readonly schedule: Schedule = (fn) => setImmediate(fn),
     private readonly onWriteError: (err: unknown, lost: number) => void = (err, lost) =>
       console.error(`[event-log] writing ${lost} event(s) failed`, err),
-    private readonly slice: WriteSlice = DEFAULT_SLICE,
+    private readonly slice: WriteSlice = WHOLE_QUEUE,
   ) {
     this.repo = new EventsRepo(db);
     this.search = new SearchIndex(db);
