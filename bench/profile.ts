@@ -25,7 +25,7 @@ import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { archive, copyArchive } from './lib/archive';
 import { launchBrowser, newSession, openWindow, sendPrompt } from './lib/browser';
-import { summarise, type CpuProfile } from './lib/cpu-profile';
+import { stalls, summarise, type CpuProfile, type Window } from './lib/cpu-profile';
 import { traceLines } from './lib/trace';
 import { liveSession, promptTurn } from './lib/host';
 import { armProbe, probeMs } from './lib/page-probes';
@@ -40,8 +40,8 @@ import { writeFileSync } from 'node:fs';
 const root = resolve(import.meta.dirname, '..');
 const out = mkdtempSync(join(tmpdir(), 'switchboard-profile-'));
 const read = (file: string): CpuProfile => JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-const print = (title: string, file: string, filter?: Parameters<typeof summarise>[2]): void => {
-  console.log(`\n== ${title}\n${summarise(read(file), 30, filter).join('\n')}\nfile: ${file}`);
+const print = (title: string, file: string, filter?: Parameters<typeof summarise>[2], window?: Window): void => {
+  console.log(`\n== ${title}\n${summarise(read(file), 30, filter, window).join('\n')}\nfile: ${file}`);
 };
 
 /** The renderer built like `npm run build` but unminified, into a temp dir `serve` is pointed at. */
@@ -104,13 +104,26 @@ async function cpuDuring<T>(hostPid: number, work: () => Promise<T>): Promise<T>
   return result;
 }
 
+/** The clock of V8's CPU profiles and of bench/lib/gap-probe.mjs (CLOCK_MONOTONIC, µs), shared by every process. */
+const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
 async function profileHost(dataDir: string, work: (client: BenchClient, measure: <T>(fn: () => Promise<T>) => Promise<T>) => Promise<string>): Promise<void> {
   const profDir = join(out, `host-${Date.now()}`);
-  const serve = await startProbedServe(dataDir, [], ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=500']);
+  const gapFile = join(out, `gaps-${Date.now()}.json`);
+  const measured = { start: 0, end: Number.POSITIVE_INFINITY };
+  const gapProbe = pathToFileURL(join(import.meta.dirname, 'lib/gap-probe.mjs')).href;
+  const serve = await startProbedServe(dataDir, [], ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=250', '--import', gapProbe], { SWITCHBOARD_GAP_FILE: gapFile });
   const client = await BenchClient.connect(serve.url);
   try {
     await serve.loop.reset();
-    const what = await work(client, (fn) => cpuDuring(serve.child.pid!, fn));
+    const what = await work(client, async (fn) => {
+      measured.start = monotonicUs();
+      try {
+        return await cpuDuring(serve.child.pid!, fn);
+      } finally {
+        measured.end = monotonicUs();
+      }
+    });
     const loop = await serve.loop.read();
     console.log(`${what}; host loop p99 ${loop.p99.toFixed(1)} ms, max ${loop.max.toFixed(1)} ms`);
   } finally {
@@ -118,6 +131,10 @@ async function profileHost(dataDir: string, work: (client: BenchClient, measure:
     await serve.stop();
   }
   print('host (serve), whole process life', hostProfile(profDir), (f) => !f.where.startsWith('node:') && f.where !== ':0');
+  print('host (serve), while measured', hostProfile(profDir), (f) => !f.where.startsWith('node:') && f.where !== ':0', [measured.start, measured.end]);
+  // The stalls of the measured part only (start-up and shutdown stall too, and are not the question).
+  const gaps = (JSON.parse(readFileSync(gapFile, 'utf8')) as [number, number][]).filter(([a]) => a >= measured.start && a <= measured.end);
+  console.log(`\n== the longest of ${gaps.length} loop stalls over 8 ms while measured\n${stalls(read(hostProfile(profDir)), gaps).join('\n')}`);
   if (agentProfiles) {
     delete process.env.NODE_OPTIONS;
     if (!existsSync(agentProfiles)) throw new Error('no agent process wrote a profile');

@@ -21,7 +21,10 @@ export interface FunctionTime {
 
 const IDLE = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']);
 
-export function functionTimes(profile: CpuProfile): { functions: FunctionTime[]; busyMs: number; idleMs: number; gcMs: number; wallMs: number } {
+/** `[start, end]` on the profile's clock (monotonic µs): only samples inside count. */
+export type Window = readonly [number, number];
+
+export function functionTimes(profile: CpuProfile, window?: Window): { functions: FunctionTime[]; busyMs: number; idleMs: number; gcMs: number; wallMs: number } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -34,7 +37,10 @@ export function functionTimes(profile: CpuProfile): { functions: FunctionTime[];
   let idle = 0;
   let gc = 0;
   let all = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (window && (at < window[0] || at > window[1])) return;
     const us = profile.timeDeltas[i + 1] ?? 0; // a sample's delta is the time until the next one
     all += us;
     const name = byId.get(id)?.callFrame.functionName ?? '';
@@ -58,8 +64,8 @@ export function functionTimes(profile: CpuProfile): { functions: FunctionTime[];
 }
 
 /** Lines for a report: the top functions by self time and by total time (idle and root left out). */
-export function summarise(profile: CpuProfile, top = 25, only?: (f: FunctionTime) => boolean): string[] {
-  const { functions, busyMs, idleMs, gcMs, wallMs } = functionTimes(profile);
+export function summarise(profile: CpuProfile, top = 25, only?: (f: FunctionTime) => boolean, window?: Window): string[] {
+  const { functions, busyMs, idleMs, gcMs, wallMs } = functionTimes(profile, window);
   const shown = functions.filter((f) => !IDLE.has(f.name) || f.name === '(garbage collector)' || f.name === '(program)');
   const pct = (ms: number): string => `${((100 * ms) / busyMs).toFixed(1).padStart(5)}%`;
   const row = (f: FunctionTime, ms: number): string => `${ms.toFixed(1).padStart(9)} ms ${pct(ms)}  ${f.name} (${f.where})`;
@@ -68,5 +74,44 @@ export function summarise(profile: CpuProfile, top = 25, only?: (f: FunctionTime
   for (const f of [...shown].sort((a, b) => b.selfMs - a.selfMs).slice(0, top)) lines.push(row(f, f.selfMs));
   lines.push(`by total time${only ? ' (filtered)' : ''}:`);
   for (const f of shown.filter((f) => f.name !== '(root)' && (!only || only(f))).sort((a, b) => b.totalMs - a.totalMs).slice(0, top)) lines.push(row(f, f.totalMs));
+  return lines;
+}
+
+/**
+ * Lines for each of the `top` longest stalls (`[start, end]` in the profile's µs clock, from
+ * bench/lib/gap-probe.mjs): the functions on top of the stack meanwhile, each with the nearest
+ * caller from `app` files (bundles of our code) so that a native function says whose call it was.
+ */
+export function stalls(profile: CpuProfile, gaps: [number, number][], top = 8, app = /session-host|cli\.js|index\.js/): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const label = (id: number): string => byId.get(id)!.callFrame.functionName || '(anonymous)';
+  const times: number[] = [];
+  let t = profile.startTime;
+  for (const d of profile.timeDeltas) times.push((t += d));
+  const lines: string[] = [];
+  for (const [start, end] of [...gaps].sort((a, b) => b[1] - b[0] - (a[1] - a[0])).slice(0, top)) {
+    const by = new Map<string, number>();
+    let busy = 0;
+    profile.samples.forEach((id, i) => {
+      const at = times[i]!;
+      if (at < start || at > end) return;
+      const us = (times[i + 1] ?? at) - at;
+      if (label(id) === '(idle)') return;
+      busy += us;
+      let caller = '';
+      for (let n = parent.get(id); n !== undefined; n = parent.get(n)) {
+        if (app.test(byId.get(n)!.callFrame.url)) {
+          caller = label(n);
+          break;
+        }
+      }
+      const key = caller && caller !== label(id) ? `${label(id)} ← ${caller}` : label(id);
+      by.set(key, (by.get(key) ?? 0) + us);
+    });
+    lines.push(`stall of ${((end - start) / 1000).toFixed(1)} ms at ${((start - profile.startTime) / 1000).toFixed(0)} ms (${(busy / 1000).toFixed(1)} ms sampled busy):`);
+    for (const [k, us] of [...by].sort((a, b) => b[1] - a[1]).slice(0, 6)) lines.push(`  ${(us / 1000).toFixed(1).padStart(6)} ms  ${k}`);
+  }
   return lines;
 }

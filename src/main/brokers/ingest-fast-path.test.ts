@@ -2,6 +2,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureLogger, type LogEntry } from '../test-support/capture-logger';
+import { TurnBudget } from '../util/turn-budget';
 import { fastPathStream } from './ingest-fast-path';
 import { sessionNotificationSchema } from './session-update-schema';
 
@@ -13,7 +14,7 @@ const update = (sessionId: string, text: string) =>
   });
 
 /** A real SDK client on the fast-path stream; the test plays the agent by writing its stdout. */
-function connect() {
+function connect(budget?: TurnBudget) {
   const agentStdout = new PassThrough();
   const written: Record<string, unknown>[] = [];
   const order: string[] = [];
@@ -31,6 +32,7 @@ function connect() {
   const stream = fastPathStream(output, agentStdout, {
     onUpdate: (n) => order.push(`update ${n.sessionId} ${n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' ? n.update.content.text : ''}`),
     log: captureLogger(logged),
+    ...(budget ? { budget } : {}),
   });
   const conn = acp
     .client({ name: 'test' })
@@ -147,5 +149,42 @@ describe('ingest fast path', () => {
     agentStdout.write(`${update('s1', 'ok')}\n${update('s1', 'x'.repeat(2_000))}\n`);
     await conn.closed;
     expect(order).toEqual(['s1']);
+  });
+
+  it('stops reading when the turn’s budget is spent and reads on, in order, on the next turn', async () => {
+    let now = 0;
+    const turns: (() => void)[] = [];
+    const budget = new TurnBudget(3, { now: () => now, later: (fn) => turns.push(fn) });
+    const c = connect(budget);
+    cleanup = () => c.conn.close();
+    c.agentStdout.write(`${update('s1', 'a')}\n`);
+    await c.until(() => c.order.length === 1);
+    now += 3; // reading that chunk used the turn
+    c.agentStdout.write(`${update('s1', 'b')}\n`);
+    c.agentStdout.write(`${update('s1', 'c')}\n`);
+    for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+    expect(c.order).toEqual(['update s1 a']);
+    expect(c.agentStdout.isPaused()).toBe(true);
+    turns.splice(0).forEach((fn) => fn());
+    await c.until(() => c.order.length === 3);
+    expect(c.order).toEqual(['update s1 a', 'update s1 b', 'update s1 c']);
+    expect(c.agentStdout.isPaused()).toBe(false);
+  });
+
+  it('reads nothing of a turn whose budget another agent’s stdout spent, and all of it, in order, on the next turn', async () => {
+    let now = 0;
+    const turns: (() => void)[] = [];
+    const budget = new TurnBudget(3, { now: () => now, later: (fn) => turns.push(fn) });
+    const c = connect(budget);
+    cleanup = () => c.conn.close();
+    budget.begin();
+    now += 3; // the other agent's reading used the turn
+    c.agentStdout.write(`${update('s1', 'a')}\n`);
+    c.agentStdout.write(`${update('s1', 'b')}\n`);
+    for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+    expect(c.order).toEqual([]);
+    turns.splice(0).forEach((fn) => fn());
+    await c.until(() => c.order.length === 2);
+    expect(c.order).toEqual(['update s1 a', 'update s1 b']);
   });
 });

@@ -14,6 +14,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../util/log';
+import { agentReadBudget, type TurnBudget } from '../util/turn-budget';
 import { NdJsonSplitter } from './ndjson-splitter';
 import { sessionUpdateValidator, type SessionNotificationSchema } from './session-update-schema';
 
@@ -26,6 +27,8 @@ export interface FastPathOptions {
   maxMessageBytes?: number;
   /** For tests: the schema to validate with (default: the SDK's, with the plain text chunk checked first). */
   schema?: SessionNotificationSchema | undefined;
+  /** Time per loop turn for reading, shared with the other agents (default: the host's). */
+  budget?: TurnBudget;
 }
 
 export interface FastPathStats {
@@ -59,6 +62,38 @@ export function fastPathStream(output: WritableStream<Uint8Array>, input: Readab
   let forwarded = 0;
   let dispatched = 0;
   const held: { after: number; notification: acp.SessionNotification }[] = [];
+  const budget = opts.budget ?? agentReadBudget;
+  // Why stdout is paused: too many updates held for the SDK, or this turn's read budget spent.
+  // It flows again only when neither holds.
+  let heldFull = false;
+  let outOfBudget = false;
+  const flow = (): void => {
+    if (stopped) return;
+    if (heldFull || outOfBudget) input.pause();
+    else if (input.isPaused()) input.resume();
+  };
+  // Chunks that arrived after the budget was spent (one read loop of libuv can still hand over
+  // a chunk or two after the pause): read first on the next turn.
+  const later: Buffer[] = [];
+  const read = (chunk: Buffer): void => {
+    budget.begin();
+    opts.onBytes?.(chunk);
+    splitter.push(chunk);
+  };
+  const nextTurn = (): void => {
+    outOfBudget = false;
+    while (later.length > 0 && !stopped) {
+      read(later.shift()!);
+      if (budget.spent()) return outOfTurn();
+    }
+    flow();
+  };
+  const outOfTurn = (): void => {
+    if (outOfBudget) return;
+    outOfBudget = true;
+    flow();
+    budget.wait(nextTurn);
+  };
 
   const deliver = (notification: acp.SessionNotification): void => {
     stats.fast++;
@@ -68,7 +103,10 @@ export function fastPathStream(output: WritableStream<Uint8Array>, input: Readab
     let i = 0;
     while (i < held.length && held[i]!.after <= dispatched) deliver(held[i++]!.notification);
     if (i > 0) held.splice(0, i);
-    if (held.length < HELD_HIGH_WATER && input.isPaused()) input.resume();
+    if (heldFull && held.length < HELD_HIGH_WATER) {
+      heldFull = false;
+      flow();
+    }
   };
   const toSdk = (bytes: Buffer, willBeMessage: boolean): void => {
     if (stopped) return;
@@ -100,7 +138,10 @@ export function fastPathStream(output: WritableStream<Uint8Array>, input: Readab
         }
         if (held.length === 0 && dispatched >= forwarded) return deliver(result.data);
         held.push({ after: forwarded, notification: result.data });
-        if (held.length >= HELD_HIGH_WATER) input.pause();
+        if (held.length >= HELD_HIGH_WATER && !heldFull) {
+          heldFull = true;
+          flow();
+        }
       },
     },
     maxMessageBytes,
@@ -111,23 +152,33 @@ export function fastPathStream(output: WritableStream<Uint8Array>, input: Readab
       sdkInput = controller;
       input.on('data', (chunk: Buffer) => {
         if (stopped) return;
-        opts.onBytes?.(chunk);
-        splitter.push(chunk);
+        // A chunk is at most one read (64 KiB, 1–2 ms of parsing): the turn's budget, shared
+        // with every other agent's stdout, is checked before and after each.
+        if (outOfBudget || budget.spent()) {
+          later.push(chunk);
+          return outOfTurn();
+        }
+        read(chunk);
+        if (budget.spent()) outOfTurn();
       });
       input.on('end', () => {
         if (stopped) return;
+        for (const chunk of later.splice(0)) read(chunk);
         splitter.end();
         stopped = true;
+        budget.cancel(nextTurn);
         controller.close();
       });
       input.on('error', (err) => {
         if (stopped) return;
         stopped = true;
+        budget.cancel(nextTurn);
         controller.error(err);
       });
     },
     cancel() {
       stopped = true;
+      budget.cancel(nextTurn);
       input.destroy();
     },
   });

@@ -30,12 +30,24 @@ export type DbTask =
       nativeBinding?: string;
     }
   | { kind: 'report'; file: string; largest: number; nativeBinding?: string }
+  /**
+   * A worker that stays: one connection to `file`, a passive checkpoint of its WAL per message
+   * (`checkpointWorker`; the host's connection checkpoints nothing itself: `wal-checkpoints.ts`).
+   */
+  | { kind: 'checkpoints'; file: string; nativeBinding?: string }
   /** `recoveryOffer` for a damaged `database`: the newest backup in `folder` that passes its check. */
   | { kind: 'offer'; database: string; detail: string; folder: string; nativeBinding?: string };
 
 export interface CopyResult {
   totalPages: number;
   check: DatabaseCheck;
+}
+
+/** SQLite's answer to `wal_checkpoint`: frames in the WAL and how many of them are now in the database. */
+export interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
 }
 
 export type DbTaskResult<T extends DbTask> = T extends { kind: 'check' }
@@ -81,3 +93,45 @@ export function runDbTask<T extends DbTask>(task: T): Promise<DbTaskResult<T>> {
     });
   });
 }
+
+export interface CheckpointWorker {
+  /** Runs one passive checkpoint; rejects if the worker is gone. */
+  checkpoint(): Promise<CheckpointResult>;
+  /** Ends the worker (its connection closes; a checkpoint in flight finishes first in SQLite's eyes). */
+  close(): Promise<void>;
+}
+
+/**
+ * A worker thread that keeps one connection to `file` and checkpoints its WAL when asked, so a
+ * checkpoint a second costs no thread start nor schema read. Unref'd: it never keeps the process up.
+ */
+export function checkpointWorker(file: string, nativeBinding?: string): CheckpointWorker {
+  const worker = new Worker(workerScript(), { workerData: { kind: 'checkpoints', file, ...(nativeBinding ? { nativeBinding } : {}) } satisfies DbTask });
+  worker.unref();
+  const waiting: { resolve(r: CheckpointResult): void; reject(err: Error): void }[] = [];
+  let gone: Error | undefined;
+  const fail = (err: Error): void => {
+    gone ??= err;
+    for (const w of waiting.splice(0)) w.reject(gone);
+  };
+  worker.on('message', (reply: DbTaskReply) => {
+    const w = waiting.shift();
+    if (!w) return;
+    if (reply.ok) w.resolve(reply.value as CheckpointResult);
+    else w.reject(new Error(reply.error));
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`the checkpoint worker exited (${code})`)));
+  return {
+    checkpoint: () =>
+      new Promise((resolve, reject) => {
+        if (gone) return reject(gone);
+        waiting.push({ resolve, reject });
+        worker.postMessage('checkpoint');
+      }),
+    close: async () => {
+      await worker.terminate();
+    },
+  };
+}
+

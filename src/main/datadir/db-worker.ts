@@ -9,7 +9,7 @@ import { fsyncPath } from '../store/compact';
 import { checkDatabaseFile } from '../store/db-check';
 import { storageReport } from '../store/storage-report';
 import { recoveryOffer } from './backup-recovery';
-import type { DbTask, DbTaskReply } from './db-tasks';
+import type { CheckpointResult, DbTask, DbTaskReply } from './db-tasks';
 
 /** A passive checkpoint through a connection of its own: never waits for the host's writer. */
 function checkpoint(file: string, binding: { nativeBinding?: string }): void {
@@ -19,6 +19,19 @@ function checkpoint(file: string, binding: { nativeBinding?: string }): void {
   } finally {
     db.close();
   }
+}
+
+/** `checkpointWorker`: one connection, a passive checkpoint per message, each answered. */
+function serveCheckpoints(task: Extract<DbTask, { kind: 'checkpoints' }>): void {
+  const db = new Database(task.file, { fileMustExist: true, ...(task.nativeBinding ? { nativeBinding: task.nativeBinding } : {}) });
+  parentPort?.on('message', () => {
+    try {
+      const [result] = db.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[];
+      parentPort?.postMessage({ ok: true, value: result } satisfies DbTaskReply);
+    } catch (err) {
+      parentPort?.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies DbTaskReply);
+    }
+  });
 }
 
 async function run(task: DbTask): Promise<unknown> {
@@ -44,6 +57,8 @@ async function run(task: DbTask): Promise<unknown> {
     }
     case 'offer':
       return recoveryOffer(task.database, task.detail, task.folder, task.nativeBinding);
+    case 'checkpoints':
+      throw new Error('checkpoints are served, not run once');
   }
 }
 
@@ -57,7 +72,12 @@ if (process.platform === 'linux') {
   }
 }
 
-run(workerData as DbTask).then(
-  (value) => parentPort?.postMessage({ ok: true, value } satisfies DbTaskReply),
-  (err: unknown) => parentPort?.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies DbTaskReply),
-);
+const task = workerData as DbTask;
+if (task.kind === 'checkpoints') {
+  serveCheckpoints(task);
+} else {
+  run(task).then(
+    (value) => parentPort?.postMessage({ ok: true, value } satisfies DbTaskReply),
+    (err: unknown) => parentPort?.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies DbTaskReply),
+  );
+}

@@ -28,6 +28,7 @@ import { offerRecovery, openDataStore, type OpenDataStoreOptions } from '../data
 import { dataPaths } from '../datadir/paths';
 import { DEFAULT_BACKUPS_KEPT } from '../datadir/settings';
 import { StorageCare } from '../datadir/storage-care';
+import { WalCheckpoints } from '../datadir/wal-checkpoints';
 import { StorageHealth } from '../datadir/storage-health';
 import { PermissionGate } from '../permissions/permission-gate';
 import { QuestionGate } from '../permissions/question-gate';
@@ -35,7 +36,7 @@ import { IdleReaper } from '../reaper/idle-reaper';
 import { WAKE_WINDOW_MS } from '../sessions/session-context';
 import { SessionService } from '../sessions/session-service';
 import { Watchers } from '../sessions/watchers';
-import { EventLog } from '../store/event-log';
+import { EventLog, HOST_WRITE_SLICE } from '../store/event-log';
 import { SearchBackfill } from '../store/search-backfill';
 import { asStorageError, describeStorageProblem, folderProblemOf, StorageError } from '../store/storage-errors';
 import type { Store } from '../store/store';
@@ -191,6 +192,8 @@ export class SessionHost implements HostPort {
   readonly catalogue: AgentCatalogue;
   readonly agentLogFollowers: AgentLogFollowers;
   readonly storage: StorageHealth;
+  /** WAL checkpoints in a worker thread, so none runs inside a commit on this loop. */
+  private readonly checkpoints: WalCheckpoints;
   readonly searchBackfill: SearchBackfill;
   readonly liveSettings: LiveSettings;
   /** The person's MCP servers: Settings, Test, Import, and what each session is given. */
@@ -281,10 +284,17 @@ export class SessionHost implements HostPort {
       log: this.log.child('storage'),
       broadcast: (status) => this.clients.broadcast('host:storage', status),
     });
+    this.checkpoints = new WalCheckpoints({
+      db: this.store.db,
+      file: paths.database,
+      log: this.log.child('storage'),
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    });
     this.eventLog = new EventLog(
       this.store.db,
       clock,
       (events) => {
+        this.checkpoints.noteWrite();
         this.storage.succeeded();
         for (const event of events) this.clients.toWatchers(event.sessionId, 'session:event', event);
       },
@@ -293,6 +303,7 @@ export class SessionHost implements HostPort {
         this.log.error('storing transcript events failed; they are lost', { lost, error: String(err) });
         this.storage.failed(err, lost);
       },
+      HOST_WRITE_SLICE,
     );
     const reportProgress = searchProgressReporter({ clock, log: this.log, push: (progress) => this.clients.broadcast('search:progress', progress) });
     this.searchBackfill = new SearchBackfill({
@@ -612,6 +623,7 @@ export class SessionHost implements HostPort {
       { part: 'subscriptions', run: () => this.subscriptions.dispose() },
       { part: 'session views', run: () => this.viewPush.dispose() },
       { part: 'timers', run: () => (this.timers.dispose(), this.suspend.dispose()) },
+      { part: 'checkpoints', run: () => this.checkpoints.dispose() },
       { part: 'event log', run: () => this.eventLog.dispose() },
       { part: 'store', run: () => this.store.dispose() },
       { part: 'lock', run: () => this.lock.dispose() },

@@ -164,4 +164,102 @@ describe('EventLog', () => {
     runTick();
     expect(log.lastSeq('a')).toBe(2);
   });
+
+  describe('a write that runs out of its time slice', () => {
+    /** A log whose slice clock moves 1 ms each time it is read: a 3 ms slice writes 3 events. */
+    function sliced() {
+      const dir = tempDir();
+      const store = Store.open(join(dir.path, 'host.db'));
+      cleanups.push(() => {
+        store.dispose();
+        dir.cleanup();
+      });
+      for (const id of ['a', 'b']) store.sessions.insert({ id, agent_id: 'demo', cwd: '/', state: 'CREATED' }, 1);
+      let ms = 0;
+      const commits: SessionEventT[][] = [];
+      const ticks: (() => void)[] = [];
+      const failures: number[] = [];
+      const log = new EventLog(
+        store.db,
+        new FakeClock(),
+        (evs) => commits.push([...evs]),
+        (fn) => ticks.push(fn),
+        (_err, lost) => failures.push(lost),
+        { ms: 3, now: () => ms++ },
+      );
+      const runTick = () => ticks.splice(0).forEach((fn) => fn());
+      return { store, log, commits, ticks, runTick, failures };
+    }
+
+    it('commits what it wrote, tells subscribers, and leaves the rest in order for the next turn', () => {
+      const { log, commits, ticks, runTick, store } = sliced();
+      for (let i = 1; i <= 7; i++) log.append(i % 2 ? 'a' : 'b', 'notice', { text: String(i) });
+      runTick();
+      expect(commits.map((c) => c.map((e) => e.payload))).toEqual([[{ text: '1' }, { text: '2' }, { text: '3' }]]);
+      expect(store.sessions.get('a')?.last_seq).toBe(2);
+      expect(store.sessions.get('b')?.last_seq).toBe(1);
+      expect(log.committedSeq('a')).toBe(2);
+      expect(log.lastSeq('a')).toBe(4);
+      expect(ticks).toHaveLength(1);
+      runTick();
+      runTick();
+      expect(ticks).toHaveLength(0);
+      expect(commits.flat().map((e) => e.payload)).toEqual([1, 2, 3, 4, 5, 6, 7].map((i) => ({ text: String(i) })));
+      expect(log.events.pageAfter('a', 0, 10).events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+      expect(log.events.pageAfter('b', 0, 10).events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    });
+
+    it('joins a chunk to one still queued, never to one already written', () => {
+      const { log, commits, runTick } = sliced();
+      log.append('a', 'notice', { text: 'n1' });
+      log.append('a', 'notice', { text: 'n2' });
+      log.append('b', 'agent_message', { text: 'b-written' });
+      log.append('a', 'agent_message', { text: 'a-queued' });
+      runTick();
+      expect(log.append('b', 'agent_message', { text: '+b' })).toBe(2);
+      expect(log.append('a', 'agent_message', { text: '+a' })).toBe(3);
+      runTick();
+      expect(commits.flat().map((e) => [e.sessionId, e.seq, e.payload])).toEqual([
+        ['a', 1, { text: 'n1' }],
+        ['a', 2, { text: 'n2' }],
+        ['b', 1, { text: 'b-written' }],
+        ['a', 3, { text: 'a-queued+a' }],
+        ['b', 2, { text: '+b' }],
+      ]);
+    });
+
+    it('still reports activity of events left queued, and none once they are written', () => {
+      const { log, runTick } = sliced();
+      for (let i = 0; i < 3; i++) log.append('a', 'notice', { text: String(i) });
+      log.append('b', 'user_message', { text: 'hi' });
+      runTick();
+      expect(log.pendingActivityAt('b')).toBeDefined();
+      runTick();
+      expect(log.pendingActivityAt('b')).toBeUndefined();
+    });
+
+    it('writes everything at once on an explicit flush', () => {
+      const { log, commits, ticks } = sliced();
+      for (let i = 0; i < 10; i++) log.append('a', 'notice', { text: String(i) });
+      log.flush();
+      expect(commits).toHaveLength(1);
+      expect(commits[0]).toHaveLength(10);
+      ticks.splice(0).forEach((fn) => fn());
+      expect(commits).toHaveLength(1);
+    });
+
+    it('drops what is queued behind a failed write too, so seqs stay gap-free', () => {
+      const { log, commits, runTick, store, failures } = sliced();
+      for (let i = 0; i < 5; i++) log.append('a', 'notice', { text: String(i) });
+      runTick();
+      expect(commits.flat()).toHaveLength(3);
+      store.db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+      runTick();
+      expect(failures).toEqual([2]);
+      store.db.exec(`DROP TRIGGER refuse`);
+      expect(log.append('a', 'notice', { text: 'after' })).toBe(4);
+      runTick();
+      expect(log.events.pageAfter('a', 0, 10).events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    });
+  });
 });

@@ -13,6 +13,20 @@ const MAX_COALESCED_CHARS = 64 * 1024;
 export type Schedule = (fn: () => void) => void;
 
 /**
+ * How long one scheduled write may run before it commits what it has and leaves the rest for
+ * the next turn of the event loop (the host's loop must stay responsive during a flood: issue 21).
+ * `now` is a monotonic clock in ms; tests pass one that moves on their command.
+ */
+export interface WriteSlice {
+  ms: number;
+  now: () => number;
+}
+/** The host's slice: a few ms per write, so a burst is written over several turns. */
+export const HOST_WRITE_SLICE: WriteSlice = { ms: 4, now: () => performance.now() };
+/** Without a slice (tools, tests that step turns by hand) a scheduled write takes everything queued. */
+const WHOLE_QUEUE: WriteSlice = { ms: Number.POSITIVE_INFINITY, now: () => 0 };
+
+/**
  * What counts as activity (the sidebar's order, unread marks, the idle reaper): a prompt, the
  * agent's reply, a question for the person. Bookkeeping (titles, command lists, turn ends,
  * notices, the answers recorded at a restart) moves nothing.
@@ -33,7 +47,9 @@ const ACTIVITY_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
 /**
  * The only writer of transcript events. Each append gets the session's next gap-free seq at
  * once; appends are batched per event-loop tick into one transaction, and subscribers hear
- * about events only after that transaction committed ("stored before sent"). Consecutive
+ * about events only after that transaction committed ("stored before sent"). A transaction
+ * takes events, in order, for at most one `WriteSlice` and leaves the rest for the next turn,
+ * so a burst never blocks the loop for long (an explicit `flush` writes everything). Consecutive
  * message chunks of one session coalesce into one event while still unflushed: fewer rows,
  * fewer frames, same order.
  */
@@ -44,7 +60,8 @@ export class EventLog implements Disposable {
   private pending: StoredEvent[] = [];
   private readonly lastPending = new Map<string, StoredEvent>();
   private scheduled = false;
-  private readonly writeBatch: (events: StoredEvent[]) => void;
+  /** Writes events from the front of `events` until the deadline passes; returns how many. */
+  private readonly writeBatch: (events: StoredEvent[], deadline: number) => number;
   private closed = false;
   /** Sessions to forget once their queued events are written. */
   private readonly forgotten = new Set<string>();
@@ -60,14 +77,19 @@ export class EventLog implements Disposable {
     private readonly schedule: Schedule = (fn) => setImmediate(fn),
     private readonly onWriteError: (err: unknown, lost: number) => void = (err, lost) =>
       console.error(`[event-log] writing ${lost} event(s) failed`, err),
+    private readonly slice: WriteSlice = WHOLE_QUEUE,
   ) {
     this.repo = new EventsRepo(db);
     this.search = new SearchIndex(db);
     // A message a previous run was still writing when it stopped has ended: index it whole.
     db.transaction(() => this.search.endOpenMessages())();
-    this.writeBatch = db.transaction((events: StoredEvent[]) => {
+    this.writeBatch = db.transaction((events: StoredEvent[], deadline: number) => {
       const last = new Map<string, { seq: number; at: number }>();
+      let written = 0;
       for (const e of events) {
+        // At least one event per write, so a backlog always moves.
+        if (written > 0 && this.slice.now() >= deadline) break;
+        written++;
         this.repo.insert(e);
         // In the same transaction: search never finds an event that was not stored, nor misses one that was.
         this.search.add(e);
@@ -75,6 +97,7 @@ export class EventLog implements Disposable {
         last.set(e.sessionId, { seq: e.seq, at });
       }
       for (const [sessionId, { seq, at }] of last) this.repo.setLastSeq(sessionId, seq, at);
+      return written;
     });
   }
 
@@ -102,11 +125,19 @@ export class EventLog implements Disposable {
     if (ACTIVITY_KINDS.has(kind)) this.pendingActivity.set(sessionId, Math.max(event.at, this.pendingActivity.get(sessionId) ?? 0));
     this.pending.push(event);
     this.lastPending.set(sessionId, event);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      this.schedule(() => this.flush());
-    }
+    this.scheduleWrite();
     return event.seq;
+  }
+
+  private scheduleWrite(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => {
+      this.scheduled = false;
+      // One time slice per turn; what is left waits for the next turn, behind whatever else
+      // (a read, a timer, a command) is waiting for the loop.
+      if (this.write(this.slice.now() + this.slice.ms) && this.pending.length > 0) this.scheduleWrite();
+    });
   }
 
   /** When the session's newest activity still waiting to be written happened, if any. */
@@ -116,24 +147,54 @@ export class EventLog implements Disposable {
 
   /** Writes everything queued in one transaction, then tells subscribers. */
   flush(): void {
-    this.scheduled = false;
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
-    this.lastPending.clear();
-    this.pendingActivity.clear();
+    this.write(Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Writes queued events, oldest first, in one transaction that stops taking more once
+   * `deadline` passes, then tells subscribers about those. Events still queued keep their seqs
+   * and can still be joined. Returns false if the write failed.
+   */
+  private write(deadline: number): boolean {
+    if (this.pending.length === 0) return true;
+    let written: number;
     try {
-      this.writeBatch(batch);
+      written = this.writeBatch(this.pending, deadline);
     } catch (err) {
-      // Nothing of the batch was stored (one transaction). Counters restart from the store, so
-      // no window ever sees a gap; the failure is reported, not thrown out of setImmediate.
-      for (const e of batch) this.nextSeq.delete(e.sessionId);
-      this.onWriteError(err, batch.length);
-      return;
+      // Nothing of the transaction was stored. What is queued behind it is dropped with it (its
+      // seqs follow the lost ones). Counters restart from the store, so no window ever sees a
+      // gap; the failure is reported, not thrown out of setImmediate.
+      const lost = this.pending;
+      this.pending = [];
+      this.lastPending.clear();
+      this.pendingActivity.clear();
+      for (const e of lost) this.nextSeq.delete(e.sessionId);
+      this.onWriteError(err, lost.length);
+      return false;
     }
-    for (const id of this.forgotten) if (!this.lastPending.has(id)) this.nextSeq.delete(id);
-    this.forgotten.clear();
+    let batch: StoredEvent[];
+    if (written === this.pending.length) {
+      batch = this.pending;
+      this.pending = [];
+      this.lastPending.clear();
+      this.pendingActivity.clear();
+    } else {
+      batch = this.pending.slice(0, written);
+      this.pending = this.pending.slice(written);
+      for (const e of batch) {
+        // A stored event is never joined again; a session with nothing left queued has no pending activity.
+        if (this.lastPending.get(e.sessionId) !== e) continue;
+        this.lastPending.delete(e.sessionId);
+        this.pendingActivity.delete(e.sessionId);
+      }
+    }
+    for (const id of this.forgotten) {
+      if (this.lastPending.has(id)) continue;
+      this.nextSeq.delete(id);
+      this.forgotten.delete(id);
+    }
     this.onDidCommit(batch);
+    return true;
   }
 
   /** Last seq allocated for a session (committed or queued). */

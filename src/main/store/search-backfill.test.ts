@@ -40,10 +40,10 @@ function oldDatabase(sessions: { id: string; lastActivityAt: number; events: num
   return { db, file };
 }
 
-function backfill(db: Database.Database, index = new SearchIndex(db)) {
+function backfill(db: Database.Database, index = new SearchIndex(db), batchEvents: number | undefined = 2_000) {
   const queue: (() => void)[] = [];
   const progress: SearchProgressT[] = [];
-  const job = new SearchBackfill({ db, index, schedule: (fn) => queue.push(fn), onProgress: (p) => progress.push(p) });
+  const job = new SearchBackfill({ db, index, schedule: (fn) => queue.push(fn), onProgress: (p) => progress.push(p), ...(batchEvents ? { batchEvents } : {}) });
   const step = (): boolean => {
     const fn = queue.shift();
     fn?.();
@@ -72,6 +72,17 @@ describe('migration 0007 and the search backfill', () => {
     // Newest session first, and within a session newest event first.
     expect(index.search('genesis', 10).matches.map((m) => m.sessionId)).toEqual(['new', 'old']);
     expect(index.search('ordinary', 1).matches[0]?.hits.map((h) => h.seq)).toEqual([2_999, 2_998, 2_996]);
+  });
+
+  it('takes 100 events per batch unless told otherwise, so one batch holds the host a few ms', () => {
+    const { db } = oldDatabase([{ id: 'one', lastActivityAt: 10, events: 600 }]);
+    cleanups.push(() => db.close());
+    expect(migrate(db)).toBe(latestVersion);
+    const { job, progress, step } = backfill(db, undefined, 0);
+    expect(job.start()).toBe(true);
+    step();
+    step();
+    expect(progress.map((p) => p.indexed)).toEqual([100, 200]);
   });
 
   it('has nothing to do on a new database', () => {

@@ -6,8 +6,13 @@ import { MESSAGE_KINDS } from './search-text';
 import type { IndexRow } from './search-index';
 import type { Disposable } from '../util/lifecycle';
 
-/** Events read per batch: one short transaction, so live writes and commands wait little. */
-const BATCH_EVENTS = 2_000;
+/**
+ * Events read per batch: one short transaction, so live writes and commands wait little. 2,000
+ * held the host's loop ~15–30 ms a batch (more when a batch reads on to a long message's start):
+ * backfill p99 45 ms, max 215 ms (bench/metrics/host-loop.ts); 100 is ~2.5 ms a batch, p99
+ * ~11 ms, max ~60 ms (a long message is still read whole), for ~7% more time in all (issue 21).
+ */
+const BATCH_EVENTS = 100;
 /** Rows read at a time when a batch reads on to the beginning of the message at its bottom. */
 const MESSAGE_PAGE = 256;
 
@@ -18,6 +23,8 @@ export interface BackfillOptions {
   schedule(fn: () => void): void;
   /** Progress after each batch, and once more when done. */
   onProgress(progress: SearchProgressT): void;
+  /** Events per batch (default `BATCH_EVENTS`). */
+  batchEvents?: number;
 }
 
 interface BackfillRow {
@@ -60,11 +67,11 @@ export class SearchBackfill implements Disposable {
       move: o.db.prepare(`UPDATE search_backfill SET upto_seq = ? WHERE session_id = ?`),
       finish: o.db.prepare(`DELETE FROM search_backfill WHERE session_id = ?`),
     };
-    // One batch: the next `BATCH_EVENTS` stored events of the newest pending session.
+    // One batch: the next `batchEvents` stored events of the newest pending session.
     this.step = o.db.transaction((): number => {
       const row = this.stmts.next.get() as BackfillRow | undefined;
       if (!row) return -1;
-      const scannedTo = (this.stmts.scanned.get(row.session_id, row.upto_seq, BATCH_EVENTS) as { seq: number | null }).seq;
+      const scannedTo = (this.stmts.scanned.get(row.session_id, row.upto_seq, o.batchEvents ?? BATCH_EVENTS) as { seq: number | null }).seq;
       if (scannedTo === null) {
         this.stmts.finish.run(row.session_id);
         return 0;
