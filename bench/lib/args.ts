@@ -16,8 +16,8 @@ export const USAGE = `npm run bench -- [--quick] [--only NAME[,NAME]] [--scaling
   --scaling          also measure how figures scale (the dense stream at 10 KB, 100 KB and 1 MB;
                      ingest with 1, 10 and 100 sessions; switch by transcript size)
   --big-db           run the 10 GB database figures (NAME_10gb): alone, or with what --only names;
-                     a plain run leaves them out (they take ~30 minutes and ~20 GiB of /tmp;
-                     the 10 GiB folder is written once and cached)
+                     a plain run leaves them out (about 6 minutes, ~20 GiB of the temp dir at
+                     the peak; the 10 GiB folder is written once, in about 4 minutes, and cached)
   --out FILE         also write the results as JSON
   --compare OLD.json print each figure's change against a stored run (--out of an earlier run);
                      a figure more than 20% worse is flagged and fails the run

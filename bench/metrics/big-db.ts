@@ -24,7 +24,8 @@
  * One host serves the window, switch, ingest and latency figures, as a person's host would: 15 s
  * after it starts it runs its start-up `quick_check` of the whole file in a worker, then its
  * first daily backup (src/main/datadir/storage-care.ts). On 10 GiB these take minutes and
- * overlap the figures; each figure's detail says what of them it overlapped. The folder is
+ * overlap the figures; each figure's detail says what of them it overlapped, and open, switch
+ * and first paint are taken again once both are over (in their details). The folder is
  * taken back to the archive before and after (`restoreArchive`): sessions the figures created
  * are deleted and the backups go, so runs do not grow it. Runs only when asked for (`--big-db`
  * or `--only` naming its figures): it takes many minutes and ~20 GiB of disk at its peak.
