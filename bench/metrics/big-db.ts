@@ -88,8 +88,9 @@ function watchCare(host: BenchHost, startedAt: number) {
   const s = (at: number) => `${((at - startedAt) / 1000).toFixed(0)} s`;
   return {
     off,
-    /** Resolves when a backup that began has ended (at once if none began). */
+    /** The first backup began and ended. */
     over: (): boolean => backupTo !== undefined,
+    /** Resolves when a backup that began has ended (at once if none began). */
     backupOver: (): Promise<void> => (backupFrom === undefined ? Promise.resolve() : ended),
     /** What of the care ran during [from, to]. */
     overlap(from: number, to: number): string {
