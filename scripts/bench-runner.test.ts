@@ -106,6 +106,22 @@ describe('bench runner exit code', () => {
     expect([a.runs, b.runs]).toEqual([1, 0]);
     expect((await bench([a, b], ['--only', 'nope'])).code).toBe(2);
   });
+
+  it('leaves an opt-in group (the 10 GB database) out of a plain run, and runs it with --big-db or when --only names it', async () => {
+    const small = group(['lag_ms'], () => [lag(1)]);
+    const big = Object.assign(group(['lag_ms_10gb'], () => [{ ...lag(2), name: 'lag_ms_10gb' }]), { optIn: true });
+    const plain = await bench([small, big]);
+    expect(plain.code).toBe(0);
+    expect([small.runs, big.runs]).toEqual([1, 0]);
+    expect(plain.out).not.toContain('lag_ms_10gb');
+    const flagged = await bench([small, big], ['--big-db']);
+    expect([small.runs, big.runs]).toEqual([1, 1]);
+    expect(flagged.out).toMatch(/^lag_ms_10gb\s+2\.00\s+ms/m);
+    await bench([small, big], ['--big-db', '--only', 'lag_ms']);
+    expect([small.runs, big.runs]).toEqual([2, 2]);
+    await bench([small, big], ['--only', 'lag_ms_10gb']);
+    expect([small.runs, big.runs]).toEqual([2, 3]);
+  });
 });
 
 describe('bench runner --out and --compare', () => {

@@ -8,13 +8,19 @@
  * 0007 marks the sessions of an archive written before search existed): a host that opens a
  * copy indexes them in the background. Without it, nothing is pending and search simply finds
  * nothing in them; opening the folder reads neither.
+ *
+ * A benchmark that writes into a cached archive (sessions of its own, the host's daily backup)
+ * calls `restoreArchive` before and after: what it added goes, through the product's own
+ * clean-up, and the pages it freed are reused by the next run, so the folder does not grow.
  */
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seededRandom } from '../../src/agents/demo/markdown-doc';
+import { backupsFolder } from '../../src/main/datadir/backups';
 import { dataPaths } from '../../src/main/datadir/paths';
+import { cleanUp } from '../../src/main/store/clean-up';
 import { Store } from '../../src/main/store/store';
 
 export interface ArchiveSpec {
@@ -34,9 +40,15 @@ export interface Archive {
 
 const WORDS = ['session', 'broker', 'window', 'store', 'event', 'prompt', 'cache', 'index', 'render', 'stream', 'agent', 'build', 'test', 'file', 'change', 'review', 'merge', 'deploy', 'config', 'error'];
 
-/** The cached archive for `spec`, written first if it is not there (or was left half written). */
-export function archive(spec: ArchiveSpec, progress: (message: string) => void): Archive {
-  const dataDir = join(tmpdir(), `switchboard-bench-archive-${spec.name}-v1`);
+/** Every session `archive` writes has a title that starts so; any other was added later. */
+const OWN_TITLE = 'Archived session ';
+
+/**
+ * The cached archive for `spec` (in `root`, the OS temp dir by default), written first if it is
+ * not there (or was left half written).
+ */
+export function archive(spec: ArchiveSpec, progress: (message: string) => void, root = tmpdir()): Archive {
+  const dataDir = join(root, `switchboard-bench-archive-${spec.name}-v1`);
   const done = join(dataDir, 'archive-done.json');
   if (existsSync(done)) return { dataDir, ...(JSON.parse(readFileSync(done, 'utf8')) as Omit<Archive, 'dataDir'>) };
   rmSync(dataDir, { recursive: true, force: true });
@@ -52,6 +64,30 @@ export function copyArchive(source: Archive): { path: string; cleanup(): void } 
     if (name.startsWith('switchboard.db')) copyFileSync(join(source.dataDir, name), join(path, name));
   }
   return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/**
+ * Takes a cached archive back to what `archive` wrote: the sessions added since (seeded, or
+ * created through a host) are deleted with everything of theirs by the product's clean-up, and
+ * the backups folder goes. Resolves with how many sessions were deleted.
+ */
+export async function restoreArchive(data: Archive): Promise<number> {
+  rmSync(backupsFolder(data.dataDir), { recursive: true, force: true });
+  const store = Store.open(dataPaths(data.dataDir).database);
+  try {
+    const own = `title LIKE '${OWN_TITLE}%'`;
+    // The clean-up takes every archived session: none of the archive's own may be one.
+    const ownArchived = store.db.prepare(`SELECT COUNT(*) AS n FROM sessions WHERE ${own} AND archived_at IS NOT NULL`).get() as { n: number };
+    if (ownArchived.n > 0) throw new Error(`${data.dataDir}: ${ownArchived.n} of the archive's own sessions are archived; write it again (delete the folder)`);
+    const added = store.db.prepare(`UPDATE sessions SET archived_at = ?, state = 'ENDED' WHERE title IS NULL OR NOT (${own})`).run(Date.now()).changes;
+    const deleted = added > 0 ? await cleanUp(store, Number.MAX_SAFE_INTEGER) : 0;
+    const left = store.db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number };
+    if (deleted !== added || left.n !== data.sessions) throw new Error(`${data.dataDir}: ${left.n} sessions after restoring it, not the archive's ${data.sessions}`);
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    return deleted;
+  } finally {
+    store.dispose();
+  }
 }
 
 function writeArchive(dataDir: string, spec: ArchiveSpec, progress: (message: string) => void): Archive {

@@ -17,10 +17,16 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Opens the window at the host's page URL and waits until it is usable. */
+/**
+ * Opens the window at the host's page URL and waits until it is usable: booted (its message box
+ * shows once the host's settings, sessions and recent folders are in) and New session enabled.
+ * New session is enabled during the boot too, but a dialog opened then has no folder yet: on a
+ * folder of 50,000 sessions the boot takes seconds.
+ */
 export async function openWindow(browser: Browser, url: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(url);
+  await page.getByRole('combobox', { name: 'Message' }).waitFor();
   await page.getByRole('button', { name: 'New session' }).waitFor();
   await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.textContent?.includes('New session') && !b.disabled));
   return page;
@@ -48,10 +54,15 @@ export async function newSession(page: Page): Promise<string> {
   const start = dialog.getByRole('button', { name: 'Start' });
   await start.waitFor();
   // The dialogs are native <dialog>s opened modal (no role attribute); older ones had role="dialog".
-  await page.waitForFunction(() => {
-    const button = [...document.querySelectorAll('dialog[open] button, [role="dialog"] button')].find((b) => b.textContent === 'Start');
-    return button instanceof HTMLButtonElement && !button.disabled;
-  });
+  await page
+    .waitForFunction(() => {
+      const button = [...document.querySelectorAll('dialog[open] button, [role="dialog"] button')].find((b) => b.textContent === 'Start');
+      return button instanceof HTMLButtonElement && !button.disabled;
+    })
+    .catch(async (err: unknown) => {
+      // The button's title says why it is disabled: that is what the failure must say.
+      throw new Error(`New session: Start stayed disabled (${(await start.getAttribute('title').catch(() => null)) ?? 'no reason given'}): ${err instanceof Error ? err.message : String(err)}`);
+    });
   await start.click();
   await dialog.waitFor({ state: 'detached' });
   await page.waitForFunction(

@@ -36,7 +36,8 @@ export async function runBench(groups: readonly BenchGroup[], args: BenchArgs, i
       return 2;
     }
   }
-  const wanted = new Set(args.only ?? all);
+  const optIn = groups.filter((g) => g.optIn).flatMap((g) => g.names);
+  const wanted = new Set(args.bigDb ? [...(args.only ?? []), ...optIn] : (args.only ?? all.filter((n) => !optIn.includes(n))));
   const scaling: ScalingPoint[] = [];
   const ctx: BenchContext = {
     quick: args.quick,

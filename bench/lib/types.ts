@@ -43,5 +43,7 @@ export interface BenchContext {
 export interface BenchGroup {
   /** The metric names this group produces; each one it is asked for must come back measured. */
   names: readonly string[];
+  /** Runs only when asked for by name (`--only`) or with `--big-db`, never in a plain run. */
+  optIn?: boolean;
   run(ctx: BenchContext): Promise<(Metric | MetricError)[]>;
 }

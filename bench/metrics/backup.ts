@@ -40,6 +40,8 @@ export interface BackupBenchResult {
   during: { p50: number; p99: number; max: number; events: number };
 }
 
+export const BACKUP_TARGET_MS = 16;
+
 const PAYLOAD = 'x'.repeat(900);
 
 /** Fills the database with transcript rows until the file reaches `sizeMb` (raw inserts: fast). */
@@ -122,7 +124,8 @@ export async function measureBackup(o: BackupBenchOptions): Promise<BackupBenchR
     const summarise = (rows: { ms: number }[]) => ({
       p50: percentile(rows.map((r) => r.ms), 50),
       p99: percentile(rows.map((r) => r.ms), 99),
-      max: Math.max(...rows.map((r) => r.ms)),
+      // Not `Math.max(...rows)`: a backup of 10 GB meets more rows than the call stack takes arguments.
+      max: rows.reduce((m, r) => Math.max(m, r.ms), Number.NEGATIVE_INFINITY),
       events: rows.length,
     });
     return {
@@ -154,7 +157,7 @@ export const backup: BenchGroup = {
         name: 'backup_stream_p99_ms',
         value: r.during.p99,
         unit: 'ms',
-        target: 16,
+        target: BACKUP_TARGET_MS,
         better: 'lower',
         detail: `a daily backup of ${fmt(r.databaseMb)} MB (${fmt(r.backupMs / 1000)} s in a worker) while ${rate} events/s are stored; p99 before it ${fmt(r.before.p99)} ms, max during ${fmt(r.during.max)} ms, event loop's longest delay ${fmt(r.loopDelayMaxMs)} ms`,
       },
@@ -173,7 +176,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const rate = Number(argValue(argv, '--rate') ?? 1000);
   const keep = argValue(argv, '--keep');
   const r = await measureBackup({ sizeMb, rate, ...(keep ? { keep } : {}), progress: (line) => process.stderr.write(`${line}\n`) });
-  const target = 16;
+  const target = BACKUP_TARGET_MS;
   process.stdout.write(
     [
       `database: ${fmt(r.databaseMb)} MB; stream: ${rate} events/s through the host's EventLog`,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { tempDataDir } from '../../e2e/support/serve';
 import { Store } from '../../src/main/store/store';
 import { startBareClient } from '../lib/bare-client';
-import { liveSession, promptTurn, startHost } from '../lib/host';
+import { liveSession, promptTurn, startHost, type BenchHost } from '../lib/host';
 import { median, timed } from '../lib/stats';
 import type { BenchContext, BenchGroup, Metric } from '../lib/types';
 
@@ -20,6 +20,13 @@ import type { BenchContext, BenchGroup, Metric } from '../lib/types';
  * baseline stores one row per update, uncoalesced: docs/performance.md says why.
  */
 const RAW_BATCH = 256;
+
+export const INGEST_TARGET_PER_S = 100_000;
+
+/** Events per second of one `/flood count` in `session`, prompt sent → turn_ended received. */
+export async function floodRate(host: BenchHost, session: string, count: number): Promise<number> {
+  return (count / (await promptTurn(host.client, session, `/flood ${count}`))) * 1000;
+}
 
 async function rawSqliteRate(count: number): Promise<number> {
   const dir = tempDataDir();
@@ -85,7 +92,7 @@ export const ingest: BenchGroup = {
       const bareRates: number[] = [];
       for (let rep = 0; rep < reps; rep++) {
         ctx.progress(`ingest rep ${rep + 1}/${reps}`);
-        hostRates.push((count / (await promptTurn(host.client, session, `/flood ${count}`))) * 1000);
+        hostRates.push(await floodRate(host, session, count));
         rawRates.push(await rawSqliteRate(count));
         const b = await bare.prompt(`/flood ${count}`);
         if (b.updates < count) throw new Error(`bare client saw ${b.updates} of ${count} updates`);
@@ -96,7 +103,7 @@ export const ingest: BenchGroup = {
       const sdk = median(bareRates);
       const detail = `/flood ${count} in one session, median of ${reps} (${hostRates.map((r) => Math.round(r)).join(', ')})`;
       metrics.push(
-        { name: 'ingest_events_per_s', value: one, unit: 'events/s', target: 100_000, better: 'higher', detail },
+        { name: 'ingest_events_per_s', value: one, unit: 'events/s', target: INGEST_TARGET_PER_S, better: 'higher', detail },
         { name: 'ingest_vs_raw_sqlite', value: one / raw, unit: 'ratio', target: 0.5, better: 'higher', detail: `raw inserts ${Math.round(raw)} rows/s (one row per update, ${RAW_BATCH} per transaction)` },
         { name: 'ingest_vs_bare_acp_client', value: one / sdk, unit: 'ratio', target: 0.8, better: 'higher', detail: `bare SDK client ${Math.round(sdk)} updates/s` },
       );
