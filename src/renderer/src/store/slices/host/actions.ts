@@ -32,6 +32,7 @@ export function createHostActions(set: SetState, get: GetState, deps: StoreDeps)
       const res = await api['host:info']({});
       if (!res.ok) return;
       set({ hostInfo: res.value, settings: res.value.settings });
+      get().newSessionDefaultsArrived();
       get().searchProgress(res.value.searchIndexing);
       // A reconnect after the host restarted brings a new list: shown unless already dismissed.
       const known = new Set(get().hostProblems.map((p) => p.report));

@@ -10,6 +10,12 @@ export interface NewSessionActions {
   openNewSession(): void;
   closeNewSession(): void;
   loadRecentFolders(): Promise<void>;
+  /**
+   * The recent folders or the settings arrived: a dialog opened before them (a click while the
+   * window was still loading) whose Folder box is empty and untouched gets the folder it would
+   * have opened with.
+   */
+  newSessionDefaultsArrived(): void;
   setNewSessionAgent(agentId: string): void;
   /** The Folder box changed: the host checks it (answers to older text are dropped). */
   setNewSessionFolder(text: string): void;
@@ -102,11 +108,19 @@ export function createNewSessionActions(set: SetState, get: GetState, deps: Stor
     });
   };
 
+  /** The person typed in (or picked) the Folder box of the dialog now open. */
+  let folderTouched = false;
+  const defaultFolder = (): string => {
+    const s = get();
+    return s.recentFolders[0] ?? s.settings?.defaultCwd ?? '';
+  };
+
   return {
     openNewSession() {
       if (get().newSession) return;
       const s = get();
-      const folder = s.recentFolders[0] ?? s.settings?.defaultCwd ?? '';
+      folderTouched = false;
+      const folder = defaultFolder();
       set({
         newSession: {
           agentId: sessionsSelectors.newSessionAgentId(s),
@@ -136,7 +150,16 @@ export function createNewSessionActions(set: SetState, get: GetState, deps: Stor
 
     async loadRecentFolders() {
       const res = await api['folders:recent']({});
-      if (res.ok) set({ recentFolders: res.value.folders });
+      if (!res.ok) return;
+      set({ recentFolders: res.value.folders });
+      get().newSessionDefaultsArrived();
+    },
+
+    newSessionDefaultsArrived() {
+      const d = get().newSession;
+      const folder = defaultFolder();
+      if (!d || folderTouched || d.folder !== '' || folder === '') return;
+      void check(folder);
     },
 
     setNewSessionAgent(agentId) {
@@ -144,6 +167,7 @@ export function createNewSessionActions(set: SetState, get: GetState, deps: Stor
     },
 
     setNewSessionFolder(text) {
+      folderTouched = true;
       void check(text);
     },
 
@@ -176,7 +200,9 @@ export function createNewSessionActions(set: SetState, get: GetState, deps: Stor
         patch({ check: { state: 'done', result: { ok: false, problem: 'missing', message: res.error.message } } });
         return;
       }
-      if (!res.value.cancelled) await check(res.value.path);
+      if (res.value.cancelled) return;
+      folderTouched = true;
+      await check(res.value.path);
     },
 
     async addAdditionalDir(text) {

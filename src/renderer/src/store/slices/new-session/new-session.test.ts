@@ -72,6 +72,35 @@ describe('the New session dialog', () => {
     expect(fake.callsOf('sessions:create')).toEqual([{ id: expect.any(String), agentId: 'claude', cwd: '/work/app', additionalDirs: [] }]);
   });
 
+  it('fills an empty, untouched Folder box once the window has loaded what it opens with', async () => {
+    const fake = new FakeApi();
+    const store = createAppStore(testDeps(fake));
+    bindApi(store, fake.api, alwaysOpen);
+    fake
+      .handle('host:info', () => ok(hostInfo()))
+      .handle('sessions:list', () => ok([]))
+      .handle('folders:recent', () => ok({ folders: [] }))
+      .handle('folders:check', (req) => ok(checkOf(req.path)));
+    // Clicked while the window boots: nothing known yet, so the box is empty.
+    store.getState().openNewSession();
+    expect(store.getState().newSession?.folder).toBe('');
+    await flush();
+    // No recent folders; the settings arrive with the default folder.
+    await store.getState().loadHostInfo();
+    await flush();
+    expect(store.getState().newSession?.folder).toBe('/home/me');
+    expect(fake.callsOf('folders:check')).toEqual([{ path: '/home/me' }]);
+
+    // Once the person typed (even clearing the box), what arrives later leaves it alone.
+    store.getState().closeNewSession();
+    store.setState({ settings: undefined, hostInfo: undefined });
+    store.getState().openNewSession();
+    store.getState().setNewSessionFolder('');
+    await store.getState().loadHostInfo();
+    await flush();
+    expect(store.getState().newSession?.folder).toBe('');
+  });
+
   it('says why a bad folder cannot be used and keeps Start disabled, keeping what was typed', async () => {
     const { store } = await setup();
     store.getState().openNewSession();
