@@ -1,7 +1,8 @@
 /**
  * When the view catches up with the store. Live events go into the store as they arrive; the
  * rows the view reads are regrouped at most once per frame, so a burst of chunks costs one
- * render, not one per chunk.
+ * render, not one per chunk. What a person is waiting for (the first words of an answer) may
+ * go at once instead, once between two frames.
  */
 export type FrameScheduler = (run: () => void) => void;
 
@@ -28,15 +29,45 @@ export const nextAnimationFrame: FrameScheduler = (run) => {
   const timer = setTimeout(once, HIDDEN_FALLBACK_MS);
 };
 
-/** `flush` once per scheduled frame, however often it is requested before that frame runs. */
-export function coalesced(schedule: FrameScheduler, flush: () => void): () => void {
+/** `flush` once per scheduled frame, however often it is asked for before that frame runs; plus `now`. */
+export interface UrgentCoalesced {
+  /** Flush at the next frame (folded with every other request before it). */
+  later(): void;
+  /**
+   * Flush now, unless `now` already flushed since the last frame: then at the next frame, like
+   * `later`. So a stream costs at most one extra flush per frame, whatever it sends.
+   */
+  now(): void;
+}
+
+export function coalescedWithUrgent(schedule: FrameScheduler, flush: () => void): UrgentCoalesced {
   let pending = false;
-  return () => {
-    if (pending) return;
-    pending = true;
+  let armed = false;
+  let flushedNow = false;
+  const arm = (): void => {
+    if (armed) return;
+    armed = true;
     schedule(() => {
+      armed = false;
+      flushedNow = false;
+      if (!pending) return;
       pending = false;
       flush();
     });
+  };
+  const later = (): void => {
+    pending = true;
+    arm();
+  };
+  return {
+    later,
+    now() {
+      if (flushedNow) return later();
+      flushedNow = true;
+      // Everything asked for so far is folded in by this flush.
+      pending = false;
+      flush();
+      arm();
+    },
   };
 }
