@@ -1,4 +1,4 @@
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 import type { ChildProcess } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { AppError } from '../../shared/errors';
@@ -16,6 +16,7 @@ import { TerminalManager } from './terminals/terminal-manager';
 import { UpdateRouter, type SessionSink } from './update-router';
 import { fastPathStream } from './ingest-fast-path';
 import type { ProtocolHistory } from './protocol-history';
+import { acpSdk } from '../util/acp-sdk';
 
 export { defaultSpawn, type BrokerExit, type SpawnFn } from './agent-process';
 
@@ -132,10 +133,10 @@ export class Broker {
       }),
     ];
 
-    const app = acp
+    const app = acpSdk()
       .client({ name: 'switchboard' })
-      .onNotification(acp.methods.client.session.update, ({ params }) => this.router.route(params))
-      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => {
+      .onNotification(acpSdk().methods.client.session.update, ({ params }) => this.router.route(params))
+      .onRequest(acpSdk().methods.client.session.requestPermission, ({ params, signal }) => {
         const sink = this.router.sinkFor(params.sessionId);
         // A request for a session nobody holds is answered at once, never left hanging.
         if (!sink || this.status === 'closing') return { outcome: { outcome: 'cancelled' } };
@@ -149,7 +150,7 @@ export class Broker {
       .onNotification('*', ({ method }) => this.unknownMethod('notification', method))
       .onRequest('*', ({ method }) => {
         this.unknownMethod('request', method);
-        throw acp.RequestError.methodNotFound(method);
+        throw acpSdk().RequestError.methodNotFound(method);
       })
       .connect(
         fastPathStream(
@@ -290,7 +291,7 @@ export class Broker {
 
   cancel(acpSessionId: string): void {
     if (!this.isAlive) return;
-    this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: acpSessionId }).catch((err: unknown) => {
+    this.conn.agent.notify(acpSdk().methods.agent.session.cancel, { sessionId: acpSessionId }).catch((err: unknown) => {
       // The connection closed meanwhile: the turn ends with the agent's exit instead.
       this.opts.log.debug('session/cancel not delivered', { agent: this.agent.id, acpSession: acpSessionId, error: String(err) });
     });
@@ -330,7 +331,7 @@ export class Broker {
    * before its exit is seen), the failure is the agent's exit, with its code and stderr.
    */
   private async failure(err: unknown): Promise<never> {
-    if (err instanceof acp.RequestError || err instanceof AppError) throw err;
+    if (err instanceof acpSdk().RequestError || err instanceof AppError) throw err;
     if (this.conn.signal.aborted && (await this.process.waitForExit(CONNECTION_LOSS_GRACE_MS))) throw this.exitError();
     throw err;
   }
@@ -339,9 +340,9 @@ export class Broker {
     try {
       const res = await Promise.race([
         this.request(
-          acp.methods.agent.initialize,
+          acpSdk().methods.agent.initialize,
           {
-            protocolVersion: acp.PROTOCOL_VERSION,
+            protocolVersion: acpSdk().PROTOCOL_VERSION,
             clientCapabilities: clientCapabilities(this.handlers),
             clientInfo: { name: 'switchboard', version: '0.1.0' },
           },

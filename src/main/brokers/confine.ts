@@ -1,24 +1,41 @@
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isInside } from '../util/inside-folder';
+import { acpSdk } from '../util/acp-sdk';
 
 /** JSON-RPC "invalid params": a path the agent may not use is a bad argument of its request. */
 export const PATH_REFUSED_CODE = -32602;
 
 /** An agent named a path whose real location is outside every folder its session may use. */
-export class PathRefused extends acp.RequestError {
-  constructor(
-    readonly path: string,
-    readonly realPath: string,
-    readonly roots: readonly string[],
-  ) {
-    super(PATH_REFUSED_CODE, `Refused: ${path} resolves to ${realPath}, outside the session's folders (${roots.join(', ')})`, {
-      path,
-      realPath,
-      roots: [...roots],
-    });
-  }
+export interface PathRefused extends acp.RequestError {
+  readonly path: string;
+  readonly realPath: string;
+  readonly roots: readonly string[];
+}
+
+/** The class is made on the first refusal: the ACP SDK is not read before an agent runs. */
+let refusedClass: (new (path: string, realPath: string, roots: readonly string[]) => PathRefused) | undefined;
+
+function pathRefused(path: string, realPath: string, roots: readonly string[]): PathRefused {
+  refusedClass ??= class PathRefused extends acpSdk().RequestError {
+    constructor(
+      readonly path: string,
+      readonly realPath: string,
+      readonly roots: readonly string[],
+    ) {
+      super(PATH_REFUSED_CODE, `Refused: ${path} resolves to ${realPath}, outside the session's folders (${roots.join(', ')})`, {
+        path,
+        realPath,
+        roots: [...roots],
+      });
+    }
+  };
+  return new refusedClass(path, realPath, roots);
+}
+
+export function isPathRefused(err: unknown): err is PathRefused {
+  return refusedClass !== undefined && err instanceof refusedClass;
 }
 
 /**
@@ -50,9 +67,9 @@ async function realOf(abs: string): Promise<string> {
  * agent's string, so `link/..` tricks resolve to what was checked.
  */
 export async function confinedPath(roots: readonly string[], cwd: string, path: string): Promise<string> {
-  if (path === '' || path.includes('\0')) throw new acp.RequestError(PATH_REFUSED_CODE, `Refused: ${JSON.stringify(path)} is not a usable path`);
+  if (path === '' || path.includes('\0')) throw new (acpSdk().RequestError)(PATH_REFUSED_CODE, `Refused: ${JSON.stringify(path)} is not a usable path`);
   const real = await realOf(resolve(cwd, path));
   const realRoots = await Promise.all(roots.map((r) => realOf(resolve(r))));
   if (realRoots.some((root) => isInside(root, real))) return real;
-  throw new PathRefused(path, real, roots);
+  throw pathRefused(path, real, roots);
 }

@@ -1,6 +1,6 @@
-import * as acp from '@agentclientprotocol/sdk';
 import type { ClientRequestHandlers } from './client-handlers';
 import type { SessionSink } from './update-router';
+import { acpSdk } from '../util/acp-sdk';
 
 export interface ElicitationHandlerOptions {
   /** The session an ACP session id belongs to (undefined: nobody holds it). */
@@ -26,7 +26,7 @@ export function elicitationHandlers(o: ElicitationHandlerOptions): ClientRequest
     capabilities: { elicitation: { form: {}, url: {} } },
     register: (app) =>
       app
-        .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => {
+        .onRequest(acpSdk().methods.client.elicitation.create, ({ params, signal }) => {
           const sessionId = (params as { sessionId?: unknown }).sessionId;
           if (typeof sessionId !== 'string') {
             o.unscoped('The agent asked a question outside any session; Switchboard has no window to ask in, so it answered cancel.');
@@ -36,7 +36,7 @@ export function elicitationHandlers(o: ElicitationHandlerOptions): ClientRequest
           if (!sink?.onQuestion || o.closing()) return CANCEL;
           return sink.onQuestion(params, signal);
         })
-        .onNotification(acp.methods.client.elicitation.complete, ({ params }) => {
+        .onNotification(acpSdk().methods.client.elicitation.complete, ({ params }) => {
           for (const sink of o.sinks()) if (sink.onQuestionComplete?.(params.elicitationId)) return;
         }),
   };

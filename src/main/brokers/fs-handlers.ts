@@ -1,7 +1,7 @@
-import * as acp from '@agentclientprotocol/sdk';
 import { rootsOf, type ClientRequestHandlers, type RequestScope, type ScopeLookup } from './client-handlers';
-import { confinedPath, PathRefused } from './confine';
+import { confinedPath, isPathRefused } from './confine';
 import { fileError, MAX_DIFF_BYTES, readText, writeAtomically } from './text-files';
+import { acpSdk } from '../util/acp-sdk';
 
 /**
  * `fs/read_text_file` and `fs/write_text_file`, confined by real path to the session's folders.
@@ -12,7 +12,7 @@ export function fsHandlers(scopeOf: ScopeLookup): ClientRequestHandlers {
     capabilities: { fs: { readTextFile: true, writeTextFile: true } },
     register: (app) =>
       app
-        .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
+        .onRequest(acpSdk().methods.client.fs.readTextFile, async ({ params }) => {
           const scope = scopeFor(scopeOf, params.sessionId);
           const path = await confined(scope, params.path, 'read');
           try {
@@ -21,7 +21,7 @@ export function fsHandlers(scopeOf: ScopeLookup): ClientRequestHandlers {
             throw fileError(err, params.path);
           }
         })
-        .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
+        .onRequest(acpSdk().methods.client.fs.writeTextFile, async ({ params }) => {
           const scope = scopeFor(scopeOf, params.sessionId);
           // The turn's checkpoint must hold the file as it was before this write.
           await scope.beforeWrite?.();
@@ -52,7 +52,7 @@ export function fsHandlers(scopeOf: ScopeLookup): ClientRequestHandlers {
 /** The session a request names; a session nobody holds is ACP's session-not-found. */
 export function scopeFor(scopeOf: ScopeLookup, acpSessionId: string): RequestScope {
   const scope = scopeOf(acpSessionId);
-  if (!scope) throw acp.RequestError.sessionNotFound(acpSessionId);
+  if (!scope) throw acpSdk().RequestError.sessionNotFound(acpSessionId);
   return scope;
 }
 
@@ -64,7 +64,7 @@ export async function confined(scope: RequestScope, path: string, what: 'read' |
   try {
     return await confinedPath(rootsOf(scope), scope.cwd, path);
   } catch (err) {
-    if (err instanceof PathRefused) {
+    if (isPathRefused(err)) {
       const action = what === 'terminal' ? 'run a command in' : what;
       scope.record?.({
         kind: 'notice',

@@ -24,9 +24,9 @@ describe('ingest fast path with the demo agent', () => {
   it('validates each update of a flood once, outside the SDK, and stores the turn’s text whole and in order before its end', async () => {
     // The same module instance the SDK validates with: its `parse` is the SDK's path; the fast
     // path validates with `sessionUpdateValidator` (text chunks first, then that schema).
-    const schema = sessionNotificationSchema as unknown as { parse: (v: unknown) => unknown };
+    const schema = sessionNotificationSchema() as unknown as { parse: (v: unknown) => unknown };
     const sdkParse = vi.spyOn(schema, 'parse');
-    const fastParse = vi.spyOn(sessionUpdateValidator!, 'safeParse');
+    const fastParse = vi.spyOn(sessionUpdateValidator()!, 'safeParse');
     h = await startHarness();
     const { w, id } = await watchedSession(h);
     const count = 20_000;

@@ -54,8 +54,8 @@ afterEach(() => cleanup?.());
 
 describe('ingest fast path', () => {
   it('loads the SDK’s own SessionNotification schema', () => {
-    expect(sessionNotificationSchema).toBeDefined();
-    expect(sessionNotificationSchema?.safeParse({ sessionId: 's', update: { sessionUpdate: 'nonsense' } }).success).toBe(false);
+    expect(sessionNotificationSchema()).toBeDefined();
+    expect(sessionNotificationSchema()?.safeParse({ sessionId: 's', update: { sessionUpdate: 'nonsense' } }).success).toBe(false);
   });
 
   it('validates each session/update once, on the fast path, and never hands it to the SDK', async () => {

@@ -11,12 +11,13 @@
  * the SDK consumes, plus one macrotask turn for its promise chain, means everything it was
  * given before has reached its handler (and an awaited answer has resumed its caller).
  */
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../util/log';
 import { agentReadBudget, type TurnBudget } from '../util/turn-budget';
 import { NdJsonSplitter } from './ndjson-splitter';
 import { sessionUpdateValidator, type SessionNotificationSchema } from './session-update-schema';
+import { acpSdk } from '../util/acp-sdk';
 
 export interface FastPathOptions {
   /** Gets each valid `session/update`, synchronously, in wire order. */
@@ -42,7 +43,7 @@ export interface FastPathStats {
 
 /** Held fast updates above this pause the agent's stdout until the SDK catches up. */
 const HELD_HIGH_WATER = 4_096;
-const SESSION_UPDATE = acp.methods.client.session.update;
+const SESSION_UPDATE: typeof acp.methods.client.session.update = 'session/update';
 
 export interface FastPathStream extends acp.Stream {
   readonly stats: FastPathStats;
@@ -52,8 +53,8 @@ export interface FastPathStream extends acp.Stream {
 
 /** An `acp.Stream` over a child's stdin/stdout with the `session/update` fast path. */
 export function fastPathStream(output: WritableStream<Uint8Array>, input: Readable, opts: FastPathOptions): FastPathStream {
-  const schema = 'schema' in opts ? opts.schema : sessionUpdateValidator;
-  const maxMessageBytes = opts.maxMessageBytes ?? acp.DEFAULT_MAX_MESSAGE_BYTES;
+  const schema = 'schema' in opts ? opts.schema : sessionUpdateValidator();
+  const maxMessageBytes = opts.maxMessageBytes ?? acpSdk().DEFAULT_MAX_MESSAGE_BYTES;
   const stats: FastPathStats = { fast: 0, invalid: 0, sdk: 0 };
   if (!schema) opts.log.warn('session/update fast path off: the SDK schema was not found, every update goes through the SDK');
   let sdkInput!: ReadableStreamDefaultController<Uint8Array>;
@@ -183,7 +184,7 @@ export function fastPathStream(output: WritableStream<Uint8Array>, input: Readab
     },
   });
 
-  const sdk = acp.ndJsonStream(output, bytes, { maxMessageBytes });
+  const sdk = acpSdk().ndJsonStream(output, bytes, { maxMessageBytes });
   const reader = sdk.readable.getReader();
   let delivered = 0;
   // High-water mark 0: `pull` runs only when the SDK asks for a message, i.e. after it has

@@ -1,7 +1,7 @@
-import * as acp from '@agentclientprotocol/sdk';
 import type { ClientRequestHandlers, ScopeLookup } from './client-handlers';
 import { confined, scopeFor } from './fs-handlers';
 import type { TerminalManager } from './terminals/terminal-manager';
+import { acpSdk } from '../util/acp-sdk';
 
 /** What an agent gets when it names no `outputByteLimit`, and the most it may ask for. */
 export const DEFAULT_OUTPUT_BYTES = 1024 * 1024;
@@ -28,14 +28,14 @@ export function terminalHandlers(scopeOf: ScopeLookup, opts: TerminalHandlerOpti
     capabilities: { terminal: true },
     register: (app) =>
       app
-        .onRequest(acp.methods.client.terminal.create, async ({ params }) => {
+        .onRequest(acpSdk().methods.client.terminal.create, async ({ params }) => {
           const scope = scopeFor(scopeOf, params.sessionId);
           if (params.command.trim() === '' || params.command.includes('\0') || (params.args ?? []).some((a) => a.includes('\0'))) {
-            throw acp.RequestError.invalidParams({ command: params.command }, 'The command is empty or contains a NUL character');
+            throw acpSdk().RequestError.invalidParams({ command: params.command }, 'The command is empty or contains a NUL character');
           }
           const env: Record<string, string> = {};
           for (const v of params.env ?? []) {
-            if (!ENV_NAME.test(v.name) || v.value.includes('\0')) throw acp.RequestError.invalidParams({ name: v.name }, `Invalid environment variable ${JSON.stringify(v.name)}`);
+            if (!ENV_NAME.test(v.name) || v.value.includes('\0')) throw acpSdk().RequestError.invalidParams({ name: v.name }, `Invalid environment variable ${JSON.stringify(v.name)}`);
             env[v.name] = v.value;
           }
           const cwd = await confined(scope, params.cwd ?? scope.cwd, 'terminal');
@@ -53,31 +53,31 @@ export function terminalHandlers(scopeOf: ScopeLookup, opts: TerminalHandlerOpti
           // the terminal is ended here instead of outliving it.
           if (scopeOf(params.sessionId) !== scope) {
             terminals.release(params.sessionId, terminalId);
-            throw acp.RequestError.sessionNotFound(params.sessionId);
+            throw acpSdk().RequestError.sessionNotFound(params.sessionId);
           }
           return { terminalId };
         })
-        .onRequest(acp.methods.client.terminal.output, ({ params }) => {
+        .onRequest(acpSdk().methods.client.terminal.output, ({ params }) => {
           const t = terminals.get(params.sessionId, params.terminalId);
           return { output: t.output.text, truncated: t.output.truncated, ...(t.exit ? { exitStatus: t.exit } : {}) };
         })
-        .onRequest(acp.methods.client.terminal.waitForExit, async ({ params, signal }) => {
+        .onRequest(acpSdk().methods.client.terminal.waitForExit, async ({ params, signal }) => {
           const t = terminals.get(params.sessionId, params.terminalId);
           // A cancelled request stops waiting; the command goes on until killed or released.
           const exit = await Promise.race([
             t.exited,
             new Promise<never>((_, reject) => {
-              if (signal.aborted) reject(acp.RequestError.requestCancelled());
-              signal.addEventListener('abort', () => reject(acp.RequestError.requestCancelled()), { once: true });
+              if (signal.aborted) reject(acpSdk().RequestError.requestCancelled());
+              signal.addEventListener('abort', () => reject(acpSdk().RequestError.requestCancelled()), { once: true });
             }),
           ]);
           return { exitCode: exit.exitCode ?? null, signal: exit.signal ?? null };
         })
-        .onRequest(acp.methods.client.terminal.kill, ({ params }) => {
+        .onRequest(acpSdk().methods.client.terminal.kill, ({ params }) => {
           terminals.get(params.sessionId, params.terminalId).kill();
           return {};
         })
-        .onRequest(acp.methods.client.terminal.release, ({ params }) => {
+        .onRequest(acpSdk().methods.client.terminal.release, ({ params }) => {
           terminals.release(params.sessionId, params.terminalId);
           return {};
         }),

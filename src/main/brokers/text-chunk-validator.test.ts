@@ -3,7 +3,7 @@ import { sessionNotificationSchema } from './session-update-schema';
 import { plainTextChunk, withTextChunkFastPath } from './text-chunk-validator';
 import { seededRandom as prng } from '../test-support/seeded-random';
 
-const sdk = sessionNotificationSchema!;
+const sdk = sessionNotificationSchema()!;
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = Record<string, unknown>;

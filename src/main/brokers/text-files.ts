@@ -1,8 +1,9 @@
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { acpSdk } from '../util/acp-sdk';
 
 /** A whole-file read larger than this is refused: the agent reads it in parts (`line`, `limit`). */
 export const MAX_READ_BYTES = 8 * 1024 * 1024;
@@ -10,7 +11,7 @@ export const MAX_READ_BYTES = 8 * 1024 * 1024;
 export const MAX_DIFF_BYTES = 512 * 1024;
 
 function tooLarge(path: string, size: number): acp.RequestError {
-  return new acp.RequestError(-32602, `${path} is ${size} bytes, more than the ${MAX_READ_BYTES} bytes read at once; read it in parts with line and limit`, {
+  return new (acpSdk().RequestError)(-32602, `${path} is ${size} bytes, more than the ${MAX_READ_BYTES} bytes read at once; read it in parts with line and limit`, {
     path,
     size,
     maxBytes: MAX_READ_BYTES,
@@ -19,11 +20,11 @@ function tooLarge(path: string, size: number): acp.RequestError {
 
 /** A file-system failure as the agent should see it: not found is ACP's resource-not-found. */
 export function fileError(err: unknown, path: string): unknown {
-  if (err instanceof acp.RequestError) return err;
+  if (err instanceof acpSdk().RequestError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return acp.RequestError.resourceNotFound(path);
-  if (code === 'EISDIR') return new acp.RequestError(-32602, `${path} is a folder, not a file`, { path });
-  return acp.RequestError.internalError({ path, code }, `${path}: ${(err as Error).message}`);
+  if (code === 'ENOENT') return acpSdk().RequestError.resourceNotFound(path);
+  if (code === 'EISDIR') return new (acpSdk().RequestError)(-32602, `${path} is a folder, not a file`, { path });
+  return acpSdk().RequestError.internalError({ path, code }, `${path}: ${(err as Error).message}`);
 }
 
 /**

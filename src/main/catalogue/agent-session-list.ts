@@ -3,7 +3,7 @@
  * probe of it (never a broker a session uses: a listing must not share its fate), torn down
  * once answered. Opening one is `sessions:create` with its id (the start loads it).
  */
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentSessionPageT } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
@@ -11,6 +11,7 @@ import type { BrokerPool } from '../brokers/broker-pool';
 import { describeAgentError } from '../sessions/session-starter';
 import type { Clock } from '../util/clock';
 import { initialized } from './agent-tester';
+import { acpSdk } from '../util/acp-sdk';
 
 export interface AgentSessionsOptions {
   pool: BrokerPool;
@@ -38,7 +39,7 @@ export async function listAgentSessions(
     }
     let res: acp.ListSessionsResponse;
     try {
-      res = await broker.request(acp.methods.agent.session.list, { ...(query.cwd ? { cwd: query.cwd } : {}), ...(query.cursor ? { cursor: query.cursor } : {}) }, o.timeoutMs);
+      res = await broker.request(acpSdk().methods.agent.session.list, { ...(query.cwd ? { cwd: query.cwd } : {}), ...(query.cursor ? { cursor: query.cursor } : {}) }, o.timeoutMs);
     } catch (err) {
       throw describeAgentError(agent, 'session/list', err);
     }

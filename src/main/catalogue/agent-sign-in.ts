@@ -5,7 +5,6 @@
  * signed in); an `env_var` method stores the value as the agent's secret and a fresh probe,
  * started with it, confirms it with `authenticate`; a `terminal` method is the person's to run.
  */
-import * as acp from '@agentclientprotocol/sdk';
 import type { AuthMethodView } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
@@ -15,6 +14,7 @@ import { toMethodView } from '../sessions/auth-request';
 import { describeAgentError } from '../sessions/session-starter';
 import type { Clock } from '../util/clock';
 import { initialized } from './agent-tester';
+import { acpSdk } from '../util/acp-sdk';
 
 export interface AgentSignInOptions {
   pool: BrokerPool;
@@ -34,7 +34,7 @@ function resolved(o: Pick<AgentSignInOptions, 'resolve'>, agentId: string): Agen
 
 async function authenticate(agent: AgentDefinition, broker: Broker, methodId: string, o: AgentSignInOptions): Promise<void> {
   try {
-    await broker.request(acp.methods.agent.authenticate, { methodId }, o.timeoutMs);
+    await broker.request(acpSdk().methods.agent.authenticate, { methodId }, o.timeoutMs);
   } catch (err) {
     throw describeAgentError(agent, 'authenticate', err);
   }
@@ -77,7 +77,7 @@ export async function signOutAgent(agentId: string, o: Pick<AgentSignInOptions, 
       throw new AppError('unsupported', `${agent.name} does not offer sign-out (its initialize lists no auth.logout)`);
     }
     try {
-      await broker.request(acp.methods.agent.logout, {}, o.timeoutMs);
+      await broker.request(acpSdk().methods.agent.logout, {}, o.timeoutMs);
     } catch (err) {
       throw describeAgentError(agent, 'logout', err);
     }

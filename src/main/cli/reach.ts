@@ -3,7 +3,6 @@
  * another device without putting the token on a network in the clear.
  */
 import { hostname, networkInterfaces, userInfo } from 'node:os';
-import QRCode from 'qrcode';
 import { isLoopbackHost } from './exposure';
 
 export interface ReachFacts {
@@ -67,6 +66,8 @@ export function reachNotes(f: ReachFacts): string {
 }
 
 /** The address as a QR code drawn with block characters, for a terminal. */
-export function qrCode(address: string): Promise<string> {
+export async function qrCode(address: string): Promise<string> {
+  // Only `--qr` draws one, after the ready line: the module is not read on a plain start.
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toString(address, { type: 'terminal', small: true });
 }

@@ -1,4 +1,4 @@
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
 import {
   maskAnswer,
@@ -12,6 +12,7 @@ import { AppError } from '../../shared/errors';
 import type { QuestionsRepo } from '../store/questions.repo';
 import { unmodelled } from '../util/unmodelled';
 import { PendingRequests, waitedFor, type Decision, type PendingRequestsOptions } from './pending-requests';
+import { acpSdk } from '../util/acp-sdk';
 
 export interface QuestionGateOptions extends PendingRequestsOptions {
   repo: QuestionsRepo;
@@ -55,7 +56,7 @@ export class QuestionGate extends PendingRequests<QuestionViewT, Response> {
     const parsed = parseElicitationRequest(params);
     if (!parsed.ok) {
       this.opts.record(sessionId, 'notice', { kind: 'question_refused', text: `The agent asked a question Switchboard cannot show. ${parsed.error.message}` });
-      return Promise.reject(acp.RequestError.invalidParams({ issues: parsed.error.issues }, parsed.error.message));
+      return Promise.reject(acpSdk().RequestError.invalidParams({ issues: parsed.error.issues }, parsed.error.message));
     }
     if (signal?.aborted || !this.opts.isOpen(sessionId)) return Promise.resolve(CANCEL);
     const { scope, question } = parsed.value;
@@ -77,7 +78,7 @@ export class QuestionGate extends PendingRequests<QuestionViewT, Response> {
     });
     // Withdrawn by the agent (`$/cancel_request`): ACP defines no answer for that, so it is -32800.
     return this.wait(view, signal).then((answer) => {
-      if (answer === CANCEL && signal?.aborted) throw acp.RequestError.requestCancelled({ requestId: view.requestId });
+      if (answer === CANCEL && signal?.aborted) throw acpSdk().RequestError.requestCancelled({ requestId: view.requestId });
       return answer;
     });
   }

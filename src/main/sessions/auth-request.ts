@@ -3,9 +3,9 @@
  * ways"): the methods from `initialize`, those in a -32000 error's `data`, and the hints in
  * its message (Qwen names the variable to set). The agent's own message is kept as it is.
  */
-import * as acp from '@agentclientprotocol/sdk';
 import type { AuthMethodView, AuthRequest } from '../../shared/contract';
 import type { AgentDefinition } from '../brokers/agent-definition';
+import { acpSdk } from '../util/acp-sdk';
 
 /** The JSON-RPC code real agents (and the SDK's `authRequired`) use to ask for sign-in. */
 export const AUTH_REQUIRED_CODE = -32000;
@@ -22,7 +22,7 @@ export function isAuthStatus(text: string): boolean {
 
 /** An error that asks for sign-in. */
 export function isAuthError(err: unknown): boolean {
-  return err instanceof acp.RequestError && err.code === AUTH_REQUIRED_CODE;
+  return err instanceof acpSdk().RequestError && err.code === AUTH_REQUIRED_CODE;
 }
 
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;

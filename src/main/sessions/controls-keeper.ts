@@ -1,4 +1,4 @@
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 import { headerControls, SessionControls, type ControlTarget, type Cost, type HeaderControl, type TurnUsage } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { AgentChoices, type RememberedKind } from './agent-choices';
@@ -7,6 +7,7 @@ import type { LiveSession } from './live-session';
 import type { SessionContext } from './session-context';
 import { describeAgentError } from './session-starter';
 import { Emitter, type Event } from '../util/event';
+import { acpSdk } from '../util/acp-sdk';
 
 /** The unstable ACP method for `models` (the SDK 2.4 has no name for it). */
 const SET_MODEL = 'session/set_model';
@@ -14,7 +15,7 @@ const SET_MODEL = 'session/set_model';
 type Value = string | boolean;
 
 function methodOf(target: ControlTarget): string {
-  return target.kind === 'mode' ? acp.methods.agent.session.setMode : target.kind === 'model' ? SET_MODEL : acp.methods.agent.session.setConfigOption;
+  return target.kind === 'mode' ? acpSdk().methods.agent.session.setMode : target.kind === 'model' ? SET_MODEL : acpSdk().methods.agent.session.setConfigOption;
 }
 
 function sameTarget(a: ControlTarget, b: ControlTarget): boolean {
@@ -142,14 +143,14 @@ export class SessionControlsKeeper {
     const method = methodOf(target);
     const timeout = this.ctx.o.requestTimeoutMs;
     try {
-      if (target.kind === 'mode') return await broker.request(acp.methods.agent.session.setMode, { sessionId, modeId: String(value) }, timeout);
+      if (target.kind === 'mode') return await broker.request(acpSdk().methods.agent.session.setMode, { sessionId, modeId: String(value) }, timeout);
       if (target.kind === 'model') return await broker.requestUnlisted(SET_MODEL, { sessionId, modelId: String(value) }, timeout);
       {
         const params =
           typeof value === 'boolean'
             ? { sessionId, configId: target.configId, type: 'boolean' as const, value }
             : { sessionId, configId: target.configId, value };
-        return await broker.request(acp.methods.agent.session.setConfigOption, params, timeout);
+        return await broker.request(acpSdk().methods.agent.session.setConfigOption, params, timeout);
       }
     } catch (err) {
       throw broker.isAlive ? describeAgentError(broker.agent, method, err) : broker.exitError();

@@ -1,4 +1,4 @@
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 import type { Cost, PayloadOf, TurnUsage } from '../../shared/contract';
 import { AppError, isAppError, toWireError } from '../../shared/errors';
 import type { Broker } from '../brokers/broker';
@@ -9,6 +9,7 @@ import { describeAgentError } from './session-starter';
 import type { Turn } from './turn';
 import { duringSleep } from './session-context';
 import type { Resumed } from '../util/suspend-watch';
+import { acpSdk } from '../util/acp-sdk';
 
 export interface TurnDeps {
   log: EventLog;
@@ -56,7 +57,7 @@ export async function playTurn(
   try {
     // Once the host stops waiting (Stop ignored, a close), the agent gets `$/cancel_request` for it too.
     const request = broker.request(
-      acp.methods.agent.session.prompt,
+      acpSdk().methods.agent.session.prompt,
       { sessionId: live.acpSessionId as string, prompt },
       { signal: turn.signal, keepWaitingOnCancel: true },
     );

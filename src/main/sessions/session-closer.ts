@@ -1,4 +1,3 @@
-import * as acp from '@agentclientprotocol/sdk';
 import type { StateReason, TurnEndReason } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { Broker, BrokerExit } from '../brokers/broker';
@@ -6,6 +5,7 @@ import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
 import { duringSleep, type SessionContext } from './session-context';
 import { LIVE_STATES, transition } from './state-machine';
+import { acpSdk } from '../util/acp-sdk';
 
 export interface CloseOptions {
   /** Checked synchronously right before the close begins; false aborts it (the reaper's re-check). */
@@ -142,7 +142,7 @@ export class SessionCloser {
       const broker = live?.broker;
       if (broker?.isAlive && live?.acpSessionId && broker.capabilities.sessionCapabilities?.close) {
         await broker
-          .request(acp.methods.agent.session.close, { sessionId: live.acpSessionId }, o.closeTimeoutMs)
+          .request(acpSdk().methods.agent.session.close, { sessionId: live.acpSessionId }, o.closeTimeoutMs)
           .catch((err: unknown) => o.logger.warn('session/close failed', { session: sessionId, error: String(err) }));
       }
     } finally {

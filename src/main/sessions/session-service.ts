@@ -1,4 +1,3 @@
-import * as acp from '@agentclientprotocol/sdk';
 import { createHash, randomUUID } from 'node:crypto';
 import type {
   CommandParams,
@@ -30,6 +29,7 @@ import { exportSession, importSession, type ExportedFile } from './session-archi
 import { forkSession } from './session-fork';
 import { recordAuthRequired, SignIn } from './sign-in';
 import { ROUTABLE } from './state-machine';
+import { acpSdk } from '../util/acp-sdk';
 
 export type { CloseOptions } from './session-closer';
 export type { SessionServiceOptions } from './session-context';
@@ -257,7 +257,7 @@ export class SessionService {
     const live = this.registry.get(sessionId);
     const broker = live?.broker;
     if (broker?.isAlive && live?.acpSessionId && broker.capabilities.sessionCapabilities?.delete) {
-      await broker.request(acp.methods.agent.session.delete, { sessionId: live.acpSessionId }, o.closeTimeoutMs).catch((err: unknown) => {
+      await broker.request(acpSdk().methods.agent.session.delete, { sessionId: live.acpSessionId }, o.closeTimeoutMs).catch((err: unknown) => {
         o.logger.warn('session/delete failed; deleting our copy anyway', { session: sessionId, error: String(err) });
       });
     }

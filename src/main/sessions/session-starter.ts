@@ -1,4 +1,4 @@
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 import { AppError } from '../../shared/errors';
 import { decodedJson } from '../../shared/events';
 import type { AgentDefinition } from '../brokers/agent-definition';
@@ -11,6 +11,7 @@ import type { Logger } from '../util/log';
 import { isAuthError } from './auth-request';
 import type { LiveSession } from './live-session';
 import type { SessionMcpServers } from './session-context';
+import { acpSdk } from '../util/acp-sdk';
 
 export interface StartOptions {
   pool: BrokerPool;
@@ -74,7 +75,7 @@ export async function startAgentSession(
     live.keepingReplay = keepReplay;
     live.bind(broker, id);
     try {
-      const answer = await broker.request(acp.methods.agent.session.load, { sessionId: id, cwd: row.cwd, mcpServers, ...roots }, limit);
+      const answer = await broker.request(acpSdk().methods.agent.session.load, { sessionId: id, cwd: row.cwd, mcpServers, ...roots }, limit);
       return { answer };
     } catch (err) {
       live.unbind();
@@ -94,7 +95,7 @@ export async function startAgentSession(
   if (known && caps.sessionCapabilities?.resume) {
     live.bind(broker, known);
     try {
-      const answer = await broker.request(acp.methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers, ...roots }, limit);
+      const answer = await broker.request(acpSdk().methods.agent.session.resume, { sessionId: known, cwd: row.cwd, mcpServers, ...roots }, limit);
       return { broker, acpSessionId: known, mode: 'resumed', answer, mcp };
     } catch (err) {
       live.unbind();
@@ -119,7 +120,7 @@ export async function startAgentSession(
     live.signal.addEventListener('abort', onClosed, { once: true });
     const limit = { signal: stop.signal, keepWaitingOnCancel: true };
     // `session/fork` is unstable: the SDK 2.4 does not list it, so it goes by name.
-    const asked = method === 'session/new' ? broker.request(acp.methods.agent.session.new, params as unknown as acp.NewSessionRequest, limit) : broker.requestUnlisted(method, params, limit);
+    const asked = method === 'session/new' ? broker.request(acpSdk().methods.agent.session.new, params as unknown as acp.NewSessionRequest, limit) : broker.requestUnlisted(method, params, limit);
     const request = asked.then((answer: unknown) => {
       const sessionId = (answer as { sessionId?: unknown } | null)?.sessionId;
       if (typeof sessionId !== 'string' || sessionId === '') throw new AppError('agent_error', `${agent.name} answered ${method} without a session id`);
@@ -191,7 +192,7 @@ function closedWhileStarting(): AppError {
 function dropAgentSession(broker: Broker, acpSessionId: string, log: Logger): void {
   broker.dropUnclaimed(acpSessionId);
   if (broker.isAlive && broker.capabilities.sessionCapabilities?.close) {
-    broker.request(acp.methods.agent.session.close, { sessionId: acpSessionId }, 2_000).catch((err: unknown) => {
+    broker.request(acpSdk().methods.agent.session.close, { sessionId: acpSessionId }, 2_000).catch((err: unknown) => {
       log.warn('the agent did not close a session nobody uses', { agent: broker.agent.id, acpSession: acpSessionId, error: String(err) });
     });
   }
@@ -244,7 +245,7 @@ function buildSeed(events: EventsRepo, sessionId: string): string | undefined {
 
 export function describeAgentError(agent: AgentDefinition, method: string, err: unknown): AppError {
   if (err instanceof AppError) return err;
-  if (err instanceof acp.RequestError) {
+  if (err instanceof acpSdk().RequestError) {
     // The agent's own words are kept: they often say what to do (which variable, which login).
     const auth = isAuthError(err);
     return new AppError(

@@ -5,7 +5,6 @@
  * or it starts). A session whose agent never started is not restarted by a plain message:
  * only a sign-in or Retry starts it again (no respawn loop).
  */
-import * as acp from '@agentclientprotocol/sdk';
 import type { AuthRequest, StateReason } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { AgentDefinition } from '../brokers/agent-definition';
@@ -15,6 +14,7 @@ import { buildAuthRequest } from './auth-request';
 import type { SessionCloser } from './session-closer';
 import type { SessionContext } from './session-context';
 import { describeAgentError } from './session-starter';
+import { acpSdk } from '../util/acp-sdk';
 
 /** ENDED reasons of a session whose agent never started: a plain message does not start it again. */
 export const FAILED_START: readonly StateReason[] = ['auth_required', 'start_failed', 'agent_unavailable'];
@@ -120,7 +120,7 @@ export class SignIn {
       // Read again: a variable stored just now is part of its environment.
       const broker = own ?? (await o.pool.acquire(sessionId, o.agent(agent.id) ?? agent, { retry: true }));
       try {
-        await broker.request(acp.methods.agent.authenticate, { methodId }, o.requestTimeoutMs);
+        await broker.request(acpSdk().methods.agent.authenticate, { methodId }, o.requestTimeoutMs);
       } catch (err) {
         if (!own) {
           await o.pool.release(sessionId).catch((releaseErr: unknown) => {

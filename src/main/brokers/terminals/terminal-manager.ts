@@ -1,9 +1,9 @@
-import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
 import type { TerminalSnapshotT } from '../../../shared/contract';
 import type { Clock, TimerHandle } from '../../util/clock';
 import type { RequestScope } from '../client-handlers';
 import { Terminal, type TerminalSpawn, type TerminalSpec } from './terminal';
+import { acpSdk } from '../../util/acp-sdk';
 
 /** Live output is pushed to windows at most this often per terminal. */
 export const OUTPUT_PUSH_MS = 100;
@@ -43,9 +43,9 @@ export class TerminalManager {
   }
 
   async create(acpSessionId: string, scope: RequestScope, spec: TerminalSpec): Promise<string> {
-    if (this.disposed) throw acp.RequestError.internalError(undefined, 'The agent connection is closing');
+    if (this.disposed) throw acpSdk().RequestError.internalError(undefined, 'The agent connection is closing');
     if (this.countOf(acpSessionId) >= MAX_TERMINALS_PER_SESSION) {
-      throw acp.RequestError.invalidRequest({ max: MAX_TERMINALS_PER_SESSION }, `This session already holds ${MAX_TERMINALS_PER_SESSION} terminals; release some first`);
+      throw acpSdk().RequestError.invalidRequest({ max: MAX_TERMINALS_PER_SESSION }, `This session already holds ${MAX_TERMINALS_PER_SESSION} terminals; release some first`);
     }
     const id = `term-${randomUUID()}`;
     // Output can only be pushed once the entry exists; what came before is in the buffer.
@@ -54,12 +54,12 @@ export class TerminalManager {
     try {
       terminal = await Terminal.start(id, acpSessionId, spec, (text) => holder.entry && this.queue(holder.entry, text), this.spawn);
     } catch (err) {
-      throw acp.RequestError.invalidParams({ command: spec.command }, `Could not run ${spec.command}: ${(err as Error).message}`);
+      throw acpSdk().RequestError.invalidParams({ command: spec.command }, `Could not run ${spec.command}: ${(err as Error).message}`);
     }
     // A teardown that ran while the command was starting must not leave it behind.
     if (this.disposed) {
       terminal.kill();
-      throw acp.RequestError.internalError(undefined, 'The agent connection is closing');
+      throw acpSdk().RequestError.internalError(undefined, 'The agent connection is closing');
     }
     const entry: Entry = { terminal, scope, pending: '', pendingStart: terminal.output.end, timer: undefined };
     holder.entry = entry;
@@ -88,7 +88,7 @@ export class TerminalManager {
   get(acpSessionId: string, terminalId: string): Terminal {
     const entry = this.live.get(terminalId);
     if (!entry || entry.terminal.acpSessionId !== acpSessionId) {
-      throw acp.RequestError.invalidParams({ terminalId }, `No terminal ${terminalId} in this session (never created, or released)`);
+      throw acpSdk().RequestError.invalidParams({ terminalId }, `No terminal ${terminalId} in this session (never created, or released)`);
     }
     return entry.terminal;
   }

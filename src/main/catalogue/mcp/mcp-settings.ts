@@ -19,7 +19,6 @@ import type { Disposable } from '../../util/lifecycle';
 import type { Logger } from '../../util/log';
 import { importToSave, importView, scanImports, type ImportPlaces } from './mcp-import';
 import type { McpServerCatalogue } from './mcp-servers';
-import { testMcpServer } from './mcp-tester';
 import { sessionMcpServers, type SessionMcpServers } from './session-mcp-servers';
 
 export interface McpSettingsOptions {
@@ -67,14 +66,19 @@ export class McpSettings implements Disposable {
     let run = this.running.get(serverId);
     if (!run) {
       const cwd = this.o.testCwd();
-      run = testMcpServer(server, {
-        clock: this.o.clock,
-        log: this.o.log,
-        signal: this.stop.signal,
-        onStep: onProgress,
-        ...(cwd === undefined ? {} : { cwd }),
-        ...(this.o.testTimeoutMs === undefined ? {} : { timeoutMs: this.o.testTimeoutMs }),
-      })
+      // The MCP SDK (and the JSON-schema validator it brings) is loaded on the first Test, not
+      // with the host: it is most of what `serve` would otherwise read before its ready line.
+      run = import('./mcp-tester')
+        .then(({ testMcpServer }) =>
+          testMcpServer(server, {
+            clock: this.o.clock,
+            log: this.o.log,
+            signal: this.stop.signal,
+            onStep: onProgress,
+            ...(cwd === undefined ? {} : { cwd }),
+            ...(this.o.testTimeoutMs === undefined ? {} : { timeoutMs: this.o.testTimeoutMs }),
+          }),
+        )
         .then((result) => {
           onProgress('done', result.durationMs);
           // A server removed while it was tested has nothing to keep the result on; after quit

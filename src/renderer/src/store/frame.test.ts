@@ -40,23 +40,46 @@ async function setup(newest: number) {
 const rowsOf = (list: { count: number; at(i: number): unknown }) => Array.from({ length: list.count }, (_, i) => list.at(i));
 
 describe('live events reach the view once per frame', () => {
-  it('stores every event at once but regroups the rows once, at the next frame', async () => {
+  it('stores every event at once but regroups the rows once per frame, plus once at once for an answer’s first words', async () => {
     const { fake, store, frames } = await setup(2);
     const rowsBefore = store.getState().transcript.rows;
     let rowChanges = 0;
     store.subscribe((s, prev) => void (s.transcript.rows !== prev.transcript.rows && rowChanges++));
 
+    // Answers (agent text after a user message) start at 6, 11, 16, …: only the first of them
+    // in this frame is shown at once; the rest of the burst waits for the frame.
     for (let seq = 3; seq <= 40; seq++) fake.emit('session:event', seq % 5 === 0 ? ev(seq, 'user_message', { text: `u${seq}`, clientMessageId: `m${seq}` }) : ev(seq, 'agent_message', { text: `t${seq}` }));
     expect(store.getState().transcript.lastSeq).toBe(40);
-    expect(store.getState().transcript.rows).toBe(rowsBefore);
+    expect(rowChanges).toBe(1);
+    expect(store.getState().transcript.rows).not.toBe(rowsBefore);
+    expect(rowsOf(store.getState().transcript.rows).at(-1)).toMatchObject({ type: 'agent', text: 't6' });
     expect(frames.pending()).toBe(1);
 
     frames.run();
-    expect(rowChanges).toBe(1);
+    expect(rowChanges).toBe(2);
     const t = store.getState().transcript;
     // Nothing dropped or reordered: the rows are those of the events, grouped from scratch.
     expect(rowsOf(t.rows)).toEqual(buildRows(t.events));
     expect(t.events.map((e) => e.seq)).toEqual(range(t.events[0]?.seq ?? 0, 40).map((e) => e.seq));
+  });
+
+  it('shows the first words of an answer at once and the chunks after them at the next frame', async () => {
+    const { fake, store, frames } = await setup(2);
+    fake.emit('session:event', ev(3, 'user_message', { text: 'question', clientMessageId: 'm3' }));
+    expect(rowsOf(store.getState().transcript.rows)).toEqual(buildRows(range(1, 2)));
+    frames.run();
+
+    fake.emit('session:event', ev(4, 'agent_message', { text: 'First' }));
+    expect(rowsOf(store.getState().transcript.rows).at(-1)).toMatchObject({ type: 'agent', text: 'First' });
+    fake.emit('session:event', ev(5, 'agent_message', { text: ' words' }));
+    expect(rowsOf(store.getState().transcript.rows).at(-1)).toMatchObject({ type: 'agent', text: 'First' });
+    frames.run();
+    expect(rowsOf(store.getState().transcript.rows).at(-1)).toMatchObject({ type: 'agent', text: 'First words' });
+    // The next frame passed with nothing to do: the next answer is shown at once again.
+    frames.run();
+    fake.emit('session:event', ev(6, 'user_message', { text: 'again', clientMessageId: 'm6' }));
+    fake.emit('session:event', ev(7, 'agent_message', { text: 'Second' }));
+    expect(rowsOf(store.getState().transcript.rows).at(-1)).toMatchObject({ type: 'agent', text: 'Second' });
   });
 
   it('keeps a streaming bubble’s text whole across frames, chunk after chunk', async () => {

@@ -1,7 +1,8 @@
 /**
  * When the view catches up with the store. Live events go into the store as they arrive; the
  * rows the view reads are regrouped once per scheduled run (and, paced, at most so often), so
- * a burst of chunks costs one render, not one per chunk.
+ * a burst of chunks costs one render, not one per chunk. What a person is waiting for (the
+ * first words of an answer) may go at once instead, once between two runs.
  */
 export type FrameScheduler = (run: () => void) => void;
 
@@ -37,29 +38,62 @@ export interface Pace {
   after(ms: number, run: () => void): void;
 }
 
+/** `flush` once per scheduled run, however often it is asked for before that run; plus `now`. */
+export interface Coalesced {
+  /** Flush at the next scheduled run (folded with every other request before it). */
+  later(): void;
+  /**
+   * Flush now, unless `now` already flushed since the last scheduled run: then like `later`.
+   * So a stream costs at most one extra flush per run, whatever it sends.
+   */
+  now(): void;
+}
+
 /**
- * `flush` once per scheduled frame, however often it is requested before that frame runs.
- * With a `pace`, a request that comes less than `minIntervalMs` after the last flush waits
- * for the frame after that interval: a stream paints at most that often, while the first
- * request after a quiet spell still paints in the next frame.
+ * With a `pace`, a `later` that comes less than `minIntervalMs` after the last flush waits for
+ * the run after that interval: a stream paints at most that often, while the first request
+ * after a quiet spell still goes at the next run (and `now` at once).
  */
-export function coalesced(schedule: FrameScheduler, flush: () => void, pace?: Pace): () => void {
+export function coalesced(schedule: FrameScheduler, flush: () => void, pace?: Pace): Coalesced {
   let pending = false;
+  let armed = false;
+  let flushedNow = false;
   let last = Number.NEGATIVE_INFINITY;
-  const go = (): void => {
+  const run = (): void => {
     pending = false;
     if (pace) last = pace.now();
     flush();
   };
-  const atFrame = (): void => {
+  const atRun = (): void => {
+    armed = false;
+    flushedNow = false;
+    if (!pending) return;
     const wait = pace ? last + pace.minIntervalMs - pace.now() : 0;
-    if (wait > 0) pace!.after(wait, () => schedule(go));
-    else go();
+    if (wait > 0) {
+      armed = true;
+      pace!.after(wait, () => schedule(atRun));
+      return;
+    }
+    run();
   };
-  return () => {
-    if (pending) return;
+  const arm = (): void => {
+    if (armed) return;
+    armed = true;
+    schedule(atRun);
+  };
+  const later = (): void => {
     pending = true;
-    schedule(atFrame);
+    arm();
+  };
+  return {
+    later,
+    now() {
+      if (flushedNow) return later();
+      flushedNow = true;
+      // Everything asked for so far is folded in by this flush.
+      run();
+      arm();
+    },
   };
 }
 

@@ -113,6 +113,12 @@ export function createComposerActions(set: SetState, get: GetState, deps: StoreD
         pendingSends: new Map(get().pendingSends).set(pending.clientMessageId, pending),
         sendError: undefined,
       });
+      // A session that exists (the usual case) gets the prompt in this very task: awaiting first
+      // would let the view render the pending row before the frame leaves (a few ms of every turn).
+      if (!get().isCreating(sessionId)) {
+        void deliver(pending);
+        return true;
+      }
       const createError = await get().whenCreated(sessionId);
       if (createError) {
         updatePending(pending.clientMessageId, undefined);

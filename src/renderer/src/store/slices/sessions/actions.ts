@@ -31,6 +31,8 @@ export interface SessionsActions {
    * with. At once for a session that is not being created.
    */
   whenCreated(sessionId: string): Promise<WireError | undefined>;
+  /** Whether `sessionId` is still being created on the host (then `whenCreated` waits). */
+  isCreating(sessionId: string): boolean;
   /** The agent New session uses from now on. */
   chooseAgent(agentId: string): void;
   closeSession(sessionId: string): Promise<void>;
@@ -275,6 +277,10 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
 
     whenCreated(sessionId) {
       return creating.get(sessionId) ?? Promise.resolve(undefined);
+    },
+
+    isCreating(sessionId) {
+      return creating.has(sessionId);
     },
 
     chooseAgent(agentId) {

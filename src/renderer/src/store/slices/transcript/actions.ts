@@ -56,7 +56,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
     set({ transcript: { ...next, rows: grouper.update(next.events) } });
   };
 
-  /** Brings the rows up to the events, once per frame; a `commit` meanwhile already did. */
+  /** Brings the rows up to the events, once per scheduled run (paced); a `commit` meanwhile already did. */
   const regroupAtFrame = deps.scheduleFrame
     ? coalesced(deps.scheduleFrame, () => {
         const t = get().transcript;
@@ -69,11 +69,14 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
    * A live append: the events are the store's at once (seq checks, catch-up and announcements
    * see them), the rows the view renders follow at the next frame. Nothing is dropped or
    * reordered: the frame folds every event appended since the last fold, in seq order.
+   * `urgent` (the first words of an answer) regroups at once, at most once between frames: the
+   * person waiting for them does not also wait for the next frame.
    */
-  const commitLive = (next: Omit<TranscriptView, 'rows'>): void => {
+  const commitLive = (next: Omit<TranscriptView, 'rows'>, urgent: boolean): void => {
     if (!regroupAtFrame) return commit(next);
     set({ transcript: { ...next, rows: get().transcript.rows } });
-    regroupAtFrame();
+    if (urgent) regroupAtFrame.now();
+    else regroupAtFrame.later();
   };
 
   /** Keeps at most `cap` events while the view follows the stream; never while scrolled up. */
@@ -166,9 +169,12 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
         commit({ ...t, buffer: [...t.buffer, event] });
         return;
       }
+      // Read before the append (it extends the array in place): an answer's text after anything
+      // but more of it starts a new bubble, its first words.
+      const firstWords = event.kind === 'agent_message' && t.events.at(-1)?.kind !== 'agent_message';
       const { data, outcome } = applyLiveEvent(t, event);
       if (outcome === 'appended') {
-        commitLive(bounded({ ...t, ...data }));
+        commitLive(bounded({ ...t, ...data }), firstWords);
         added([event]);
       } else if (outcome === 'gap') {
         void get().catchUp();
