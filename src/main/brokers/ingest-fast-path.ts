@@ -83,11 +83,16 @@ export function fastPathStream(output: WritableStream<Uint8Array>, input: Readab
   };
   const nextTurn = (): void => {
     outOfBudget = false;
-    while (later.length > 0 && !stopped) {
-      read(later.shift()!);
-      if (budget.spent()) return outOfTurn();
+    try {
+      while (later.length > 0 && !stopped) {
+        // Another stream resumed before this one may have spent the new turn's budget already.
+        if (budget.spent()) return outOfTurn();
+        read(later.shift()!);
+      }
+    } finally {
+      // Flowing again even when reading a held chunk threw, so the stream is not left paused.
+      if (!outOfBudget) flow();
     }
-    flow();
   };
   const outOfTurn = (): void => {
     if (outOfBudget) return;

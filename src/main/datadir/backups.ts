@@ -162,7 +162,9 @@ export class Backups {
     const before = db.pragma('wal_autocheckpoint', { simple: true }) as number;
     db.pragma('wal_autocheckpoint = 0');
     return () => {
-      if (db.open) db.pragma(`wal_autocheckpoint = ${before}`);
+      // Only if still held: checkpoints given back to the connection meanwhile (the checkpoint
+      // worker failed) stay given back.
+      if (db.open && db.pragma('wal_autocheckpoint', { simple: true }) === 0) db.pragma(`wal_autocheckpoint = ${before}`);
     };
   }
 

@@ -47,7 +47,7 @@ describe('WAL checkpoints off the event loop', () => {
     checkpoints.noteWrite();
     await checkpoints.idle();
     expect(statSync(file).size).toBeGreaterThan(before + 2_000_000);
-    checkpoints.dispose();
+    await checkpoints.dispose();
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 
@@ -76,6 +76,36 @@ describe('WAL checkpoints off the event loop', () => {
     slow.noteWrite();
     await new Promise<void>((r) => setImmediate(r));
     expect(runs).toHaveLength(3);
+  });
+
+  it('checkpoints a WAL grown by writes that said nothing (clean-up, backfill), with a size limit for the file', async () => {
+    const { db, file } = database();
+    const checkpoints = new WalCheckpoints({ db, file, log: captureLogger([]), intervalMs: 0, sizePoll: { ms: 20, bytes: 1_000_000 } });
+    cleanups.push(() => void checkpoints.dispose());
+    const before = statSync(file).size;
+    write(db);
+    // No noteWrite: the size poll finds the WAL past its limit.
+    await expect.poll(() => statSync(file).size, { timeout: 5_000 }).toBeGreaterThan(before + 2_000_000);
+    expect(db.pragma('journal_size_limit', { simple: true })).toBe(64 * 1024 * 1024);
+  });
+
+  it('lets a checkpoint in flight at dispose finish, starts none after it, and resolves once it is over', async () => {
+    const { db, file } = database();
+    const runs: ((r: CheckpointResult) => void)[] = [];
+    const run = (): Promise<CheckpointResult> => new Promise((r) => runs.push(r));
+    const entries: LogEntry[] = [];
+    const checkpoints = new WalCheckpoints({ db, file, log: captureLogger(entries), intervalMs: 0, run });
+    checkpoints.noteWrite();
+    expect(runs).toHaveLength(1);
+    checkpoints.noteWrite(); // a write during the checkpoint
+    let closed = false;
+    const disposed = checkpoints.dispose().then(() => (closed = true));
+    await Promise.resolve();
+    expect(closed).toBe(false);
+    runs[0]!({ busy: 0, log: 0, checkpointed: 0 });
+    await disposed;
+    expect(runs).toHaveLength(1);
+    expect(entries.filter((e) => e.level === 'warn')).toEqual([]);
   });
 
   it('hands checkpoints back to the connection when the worker fails, and says so', async () => {

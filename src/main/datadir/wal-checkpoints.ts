@@ -8,12 +8,22 @@
  * Durability is unchanged: a commit is in the WAL (safe from a process crash) when it returns,
  * as before; the WAL reaches the disk at the next checkpoint, as before, now within a second.
  */
+import { statSync } from 'node:fs';
 import type { Db } from '../store/db';
 import type { Logger } from '../util/log';
 import { checkpointWorker, type CheckpointResult, type CheckpointWorker } from './db-tasks';
 
 /** SQLite's default `wal_autocheckpoint`, given back if checkpoints cannot run in a worker. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
+/**
+ * The WAL file is cut back to this when a checkpoint lets it start over, so a burst of writes
+ * (a clean-up of gigabytes, a backfill) does not leave a file that size until the host quits.
+ */
+const JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024;
+/** How often the WAL's size is looked at, for writes that did not say so (`noteWrite`). */
+const SIZE_POLL_MS = 5_000;
+/** A WAL larger than this is checkpointed even if no write said so. */
+const WAL_POLL_BYTES = 4 * 1024 * 1024;
 
 export interface WalCheckpointsOptions {
   db: Db;
@@ -25,6 +35,8 @@ export interface WalCheckpointsOptions {
   intervalMs?: number;
   /** How a checkpoint runs (default: a passive checkpoint in a worker thread that stays). */
   run?: () => Promise<CheckpointResult>;
+  /** How often the WAL's size is looked at, and the size past which it is checkpointed unasked. */
+  sizePoll?: { ms: number; bytes: number };
 }
 
 export class WalCheckpoints {
@@ -38,11 +50,18 @@ export class WalCheckpoints {
   private readonly run: () => Promise<CheckpointResult>;
   /** Started at the first checkpoint: a host that writes nothing starts no thread. */
   private worker: CheckpointWorker | undefined;
+  private readonly poll: NodeJS.Timeout;
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly o: WalCheckpointsOptions) {
     this.intervalMs = o.intervalMs ?? 1_000;
     this.run = o.run ?? (() => (this.worker ??= checkpointWorker(o.file, o.nativeBinding)).checkpoint());
     o.db.pragma('wal_autocheckpoint = 0');
+    o.db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
+    // Writes outside the event log (clean-up, the search backfill, titles) say nothing: a WAL
+    // grown past a few MB is checkpointed all the same.
+    this.poll = setInterval(() => this.checkSize(), o.sizePoll?.ms ?? SIZE_POLL_MS);
+    this.poll.unref();
   }
 
   /** Something was committed: a checkpoint follows within `intervalMs`. */
@@ -57,18 +76,44 @@ export class WalCheckpoints {
     while (this.running) await this.running;
   }
 
-  /** Stops checkpointing here; the connection checkpoints itself again (and on close). */
-  dispose(): void {
+  /**
+   * Stops checkpointing here; the connection checkpoints itself again. Resolves once a
+   * checkpoint in flight is over and the worker's connection is closed, so the host's own
+   * close is the last one (it checkpoints and removes the WAL).
+   */
+  dispose(): Promise<void> {
+    if (this.closing) return this.closing;
     this.stopped = true;
     clearTimeout(this.timer);
+    clearInterval(this.poll);
     this.timer = undefined;
-    void this.worker?.close().catch((err: unknown) => this.o.log.warn('the checkpoint worker did not end cleanly', { error: String(err) }));
-    this.worker = undefined;
     if (this.o.db.open) this.o.db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+    const running = this.running;
+    this.closing = (async () => {
+      // Its handlers never throw.
+      if (running) await running;
+      const worker = this.worker;
+      this.worker = undefined;
+      await worker?.close().catch((err: unknown) => this.o.log.warn('the checkpoint worker did not end cleanly', { error: String(err) }));
+    })();
+    return this.closing;
+  }
+
+  private checkSize(): void {
+    if (this.stopped) return;
+    let size = 0;
+    try {
+      size = statSync(`${this.o.file}-wal`).size;
+    } catch {
+      return; // no WAL file (nothing written since the last close): nothing to checkpoint
+    }
+    if (size <= (this.o.sizePoll?.bytes ?? WAL_POLL_BYTES)) return;
+    this.dirty = true;
+    this.schedule();
   }
 
   private schedule(): void {
-    if (this.running || this.timer || !this.dirty) return;
+    if (this.stopped || this.running || this.timer || !this.dirty) return;
     const wait = this.lastStart + this.intervalMs - performance.now();
     if (wait > 0) {
       this.timer = setTimeout(() => {
@@ -84,13 +129,16 @@ export class WalCheckpoints {
     this.running = this.run().then(
       (result) => {
         this.running = undefined;
+        if (this.stopped) return;
         if (result.busy) this.o.log.debug('WAL checkpoint could not finish (a reader holds an older snapshot); the next one goes on', { ...result });
         this.schedule();
       },
       (err: unknown) => {
         this.running = undefined;
+        // Stopping ends the worker under a checkpoint in flight: not a failure.
+        if (this.stopped) return;
         this.o.log.warn('WAL checkpoints in a worker failed; the host connection checkpoints again itself', { error: String(err) });
-        this.dispose();
+        void this.dispose();
       },
     );
   }

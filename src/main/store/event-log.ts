@@ -136,7 +136,13 @@ export class EventLog implements Disposable {
       this.scheduled = false;
       // One time slice per turn; what is left waits for the next turn, behind whatever else
       // (a read, a timer, a command) is waiting for the loop.
-      if (this.write(this.slice.now() + this.slice.ms) && this.pending.length > 0) this.scheduleWrite();
+      try {
+        this.write(this.slice.now() + this.slice.ms);
+      } finally {
+        // Also when what follows a commit threw: the rest of the queue still gets its turn (a
+        // failed write empties the queue).
+        if (this.pending.length > 0) this.scheduleWrite();
+      }
     });
   }
 

@@ -37,6 +37,19 @@ describe('TurnBudget', () => {
     expect(turns).toHaveLength(1);
   });
 
+  it('resumes every waiting source even when one throws, then throws that error', () => {
+    const { b, advance, nextTurn } = budget(3);
+    b.begin();
+    advance(5);
+    const resumed: string[] = [];
+    b.wait(() => {
+      throw new Error('disk full');
+    });
+    b.wait(() => resumed.push('b'));
+    expect(() => nextTurn()).toThrow('disk full');
+    expect(resumed).toEqual(['b']);
+  });
+
   it('does not resume a source that cancelled its wait', () => {
     const { b, nextTurn } = budget(1);
     const resumed: string[] = [];

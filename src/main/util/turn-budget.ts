@@ -54,7 +54,17 @@ export class TurnBudget {
     this.started = undefined;
     const resumes = [...this.waiting];
     this.waiting.clear();
-    for (const resume of resumes) resume();
+    // Every source is resumed even if one throws (else the ones after it, no longer waiting,
+    // would stay paused for good); the first error is then thrown as the source's own would be.
+    let failed: { error: unknown } | undefined;
+    for (const resume of resumes) {
+      try {
+        resume();
+      } catch (error) {
+        failed ??= { error };
+      }
+    }
+    if (failed) throw failed.error;
   }
 }
 

@@ -68,6 +68,8 @@ export async function testMcpServer(server: ResolvedMcpServer, opts: McpTestOpti
   const timer = opts.clock.setTimeout(() => stop.abort(new Stopped('timeout')), timeoutMs);
   const onCancel = (): void => stop.abort(new Stopped('cancelled'));
   opts.signal?.addEventListener('abort', onCancel, { once: true });
+  // Cancelled while this module was still loading (it is loaded on the first Test): no event comes.
+  if (opts.signal?.aborted) onCancel();
   const stopped = new Promise<never>((_, reject) => {
     const rejectWithReason = (): void => reject(stop.signal.reason);
     if (stop.signal.aborted) rejectWithReason();
