@@ -109,10 +109,14 @@ export async function testMcpServer(server: ResolvedMcpServer, opts: McpTestOpti
   } catch (error) {
     const failure = classify(error, server, timeoutMs, stdio);
     opts.log.info('mcp server test failed', { server: server.id, reason: failure.reason, ms: elapsed() });
+    // Stopped before its stderr is read: what it wrote just before the deadline may still be in
+    // the pipe, and the close waits for the pipe to be drained (found on a loaded machine).
+    await closeQuietly(client, transport, opts.log, server.id);
     return fail(failure.reason, failure.message, stdio?.stderrTail ?? []);
   } finally {
     opts.clock.clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCancel);
+    // Idempotent: a failed test is already closed.
     await closeQuietly(client, transport, opts.log, server.id);
   }
 }
