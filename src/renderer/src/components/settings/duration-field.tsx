@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import type { DurationFields, DurationSpec } from './duration-form';
 
 interface DurationFieldProps {
   label: string;
@@ -41,5 +42,22 @@ export function DurationField({ label, hint, value, error, onChange, onBlur }: D
         {error ?? ''}
       </span>
     </div>
+  );
+}
+
+/** One of a section's duration fields (`useDurationFields`); `onEdit` is told of every keystroke (the section's "Saved" goes). */
+export function SpecDurationField({ spec, durations, onEdit }: { spec: DurationSpec; durations: DurationFields; onEdit(): void }) {
+  return (
+    <DurationField
+      label={spec.label}
+      hint={spec.hint}
+      value={durations.texts[spec.key] ?? ''}
+      error={durations.errors[spec.key]}
+      onChange={(text) => {
+        onEdit();
+        durations.change(spec.key, text);
+      }}
+      onBlur={() => durations.blur(spec.key)}
+    />
   );
 }

@@ -58,6 +58,8 @@ export function checkDurations(specs: readonly DurationSpec[], texts: Record<str
  * A section's duration fields: text, per-field errors, a check on blur, and the values for Save.
  * `form` is the section's form: after a refused Save the first refused field in it takes the focus.
  */
+export type DurationFields = ReturnType<typeof useDurationFields>;
+
 export function useDurationFields(specs: readonly DurationSpec[], settings: SettingsT | undefined, form: RefObject<HTMLFormElement | null>) {
   const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(specs.map((s) => [s.key, durationText(s, settings?.[s.key])])));
   const [errors, setErrors] = useState<Partial<Record<DurationKey, string>>>({});

@@ -25,8 +25,20 @@ export function FormError({ error }: { error: WireError }) {
   );
 }
 
-/** A settings form's end: its refusal, if any, "Saved" once saved, and Save. */
-export function SaveActions({ error, saved, saving }: { error: WireError | undefined; saved: boolean; saving: boolean }) {
+/** A settings form's end: its refusal, if any, "Saved" once saved, and its Save button (`label`, a secondary one for a form inside a section). */
+export function SaveActions({
+  error,
+  saved,
+  saving,
+  label = 'Save',
+  secondary = false,
+}: {
+  error: WireError | undefined;
+  saved: boolean;
+  saving: boolean;
+  label?: string;
+  secondary?: boolean;
+}) {
   return (
     <>
       {error ? <FormError error={error} /> : null}
@@ -35,8 +47,8 @@ export function SaveActions({ error, saved, saving }: { error: WireError | undef
           {saved ? 'Saved' : ''}
         </span>
         <span className="spacer" />
-        <button type="submit" className="button-primary" disabled={saving}>
-          Save
+        <button type="submit" className={secondary ? 'button-secondary' : 'button-primary'} disabled={saving}>
+          {label}
         </button>
       </div>
     </>

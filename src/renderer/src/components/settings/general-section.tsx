@@ -3,7 +3,7 @@ import type { WireError } from '../../../../shared/contract';
 import { THEMES, type ThemeChoice } from '../../lib/theme';
 import { useAppStore } from '../../store/context';
 import { hostSelectors } from '../../store/slices/host/selectors';
-import { DurationField } from './duration-field';
+import { SpecDurationField } from './duration-field';
 import { DURATIONS, useDurationFields } from './duration-form';
 import { FormError, SaveActions } from './form-error';
 import { NotificationsSetting } from '../notifications/notifications-setting';
@@ -72,18 +72,7 @@ export function GeneralSection() {
       <NotificationsSetting />
       <form ref={form} onSubmit={(e) => void onSubmit(e)} noValidate aria-label="General settings">
         {SPECS.map((spec) => (
-          <DurationField
-            key={spec.key}
-            label={spec.label}
-            hint={spec.hint}
-            value={durations.texts[spec.key] ?? ''}
-            error={durations.errors[spec.key]}
-            onChange={(text) => {
-              setSaved(false);
-              durations.change(spec.key, text);
-            }}
-            onBlur={() => durations.blur(spec.key)}
-          />
+          <SpecDurationField key={spec.key} spec={spec} durations={durations} onEdit={() => setSaved(false)} />
         ))}
         <div className="field">
           <label className="field-label" htmlFor={`${id}-cwd`}>

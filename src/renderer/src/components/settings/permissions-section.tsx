@@ -3,7 +3,7 @@ import type { WireError } from '../../../../shared/contract';
 import { useAppStore } from '../../store/context';
 import { hostSelectors } from '../../store/slices/host/selectors';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
-import { DurationField } from './duration-field';
+import { SpecDurationField } from './duration-field';
 import { DURATIONS, useDurationFields } from './duration-form';
 import { SaveActions } from './form-error';
 import { RulesList } from './rules-list';
@@ -39,17 +39,7 @@ export function PermissionsSection() {
     <div className="settings-section">
       <h3>Permissions</h3>
       <form ref={form} onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Permission settings">
-        <DurationField
-          label={spec.label}
-          hint={spec.hint}
-          value={durations.texts[spec.key] ?? ''}
-          error={durations.errors[spec.key]}
-          onChange={(text) => {
-            setSaved(false);
-            durations.change(spec.key, text);
-          }}
-          onBlur={() => durations.blur(spec.key)}
-        />
+        <SpecDurationField spec={spec} durations={durations} onEdit={() => setSaved(false)} />
         <SaveActions error={error} saved={saved} saving={saving} />
       </form>
       {session ? (

@@ -3,7 +3,7 @@ import type { RegistryEntryViewT, RegistryInstallProgressT, RegistryListingT, Re
 import { useAppStore } from '../../store/context';
 import { hostSelectors } from '../../store/slices/host/selectors';
 import { filterEntries, registrySelectors } from '../../store/slices/registry/selectors';
-import { FormError } from './form-error';
+import { FormError, SaveActions } from './form-error';
 
 const NEEDS: Record<RegistryNeedT['tool'], string> = { node: 'Node (npx)', uv: 'uv (uvx)', download: 'A download' };
 const when = (iso: string): string => {
@@ -104,16 +104,7 @@ function RegistryAddress() {
           Where the list of agents is fetched from. Leave it empty to never fetch: the copy bundled with Switchboard is used.
         </span>
       </div>
-      {error ? <FormError error={error} /> : null}
-      <div className="form-actions">
-        <span className="muted small" aria-live="polite">
-          {saved ? 'Saved' : ''}
-        </span>
-        <span className="spacer" />
-        <button type="submit" className="button-secondary">
-          Save address
-        </button>
-      </div>
+      <SaveActions error={error} saved={saved} saving={false} label="Save address" secondary />
     </form>
   );
 }
