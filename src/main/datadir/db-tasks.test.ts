@@ -23,6 +23,17 @@ describe('database tasks in a worker thread', () => {
     await expect(runDbTask({ kind: 'check', file: garbage, depth: 'quick' })).resolves.toMatchObject({ ok: false, problem: 'corrupt' });
   });
 
+  it('ends the thread, and with it the connection, when the task is aborted', async () => {
+    const { file } = seededDatabase(dir(), [{ events: 30 }]);
+    const stop = new AbortController();
+    const check = runDbTask({ kind: 'check', file, depth: 'full' }, stop.signal);
+    stop.abort();
+    await expect(check).rejects.toThrow(/exited/);
+    const already = new AbortController();
+    already.abort();
+    await expect(runDbTask({ kind: 'check', file, depth: 'full' }, already.signal)).rejects.toThrow(/exited/);
+  });
+
   it('builds the storage report', async () => {
     const { file, ids } = seededDatabase(dir(), [{ events: 30 }, { events: 90 }]);
     const report = await runDbTask({ kind: 'report', file, largest: 1 });

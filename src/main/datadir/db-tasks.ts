@@ -74,10 +74,16 @@ function workerScript(): URL {
 }
 
 /** Runs `task` in a worker thread; rejects with the worker's error. */
-export function runDbTask<T extends DbTask>(task: T): Promise<DbTaskResult<T>> {
+export function runDbTask<T extends DbTask>(task: T, signal?: AbortSignal): Promise<DbTaskResult<T>> {
   const script = workerScript();
   return new Promise((resolve, reject) => {
     const worker = new Worker(script, { workerData: task });
+    // Aborted (the host stops): the thread ends with its connection, so nothing of it touches
+    // the data folder once the host has let go of it.
+    const stop = (): void => void worker.terminate();
+    if (signal?.aborted) stop();
+    signal?.addEventListener('abort', stop, { once: true });
+    worker.once('exit', () => signal?.removeEventListener('abort', stop));
     let settled = false;
     worker.once('message', (reply: DbTaskReply) => {
       settled = true;

@@ -68,6 +68,8 @@ export class StorageCare implements Disposable {
   /** A backup was taken, failed, or old ones were rotated away. */
   readonly onDidChangeBackups: Event<BackupListT> = this.didChangeBackups.event;
   private running: Promise<unknown> | undefined;
+  /** Ends a start-up check still reading the file when the host stops (it can take minutes on a large one). */
+  private readonly stopCheck = new AbortController();
   private lastFailure: { at: number; message: string } | undefined;
   private damaged: RecoveryOffer | undefined;
   private checked: Promise<DatabaseCheck> | undefined;
@@ -110,8 +112,10 @@ export class StorageCare implements Disposable {
     const binding = this.o.nativeBinding ? { nativeBinding: this.o.nativeBinding } : {};
     let check: DatabaseCheck;
     try {
-      check = await checkAtStartInWorker(this.o.database, binding);
+      check = await checkAtStartInWorker(this.o.database, binding, this.stopCheck.signal);
     } catch (err) {
+      // Stopped with the host: not a failure of the check.
+      if (this.disposed) return { ok: true, schemaVersion: 0 };
       // The worker itself failed (not the database): say so, and take backups as usual.
       this.o.log.error('the start-up check of the database could not run', { error: String(err) });
       check = { ok: true, schemaVersion: 0 };
@@ -237,10 +241,13 @@ export class StorageCare implements Disposable {
   async settle(): Promise<void> {
     this.dispose();
     await this.running?.catch(() => undefined);
+    // A check cut short ends with its thread: the folder is not touched after the host stops.
+    await this.checked;
   }
 
   dispose(): void {
     this.disposed = true;
+    this.stopCheck.abort();
     this.o.timers.cancel(TIMER_KEY);
     this.o.timers.cancel(CHECK_KEY);
     this.didChangeBackups.dispose();
