@@ -14,10 +14,11 @@
  * clean-up, and the pages it freed are reused by the next run, so the folder does not grow.
  */
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seededRandom } from '../../src/agents/demo/markdown-doc';
+import { cachedDone, schemaFingerprint } from './cache-schema';
 import { backupsFolder } from '../../src/main/datadir/backups';
 import { dataPaths } from '../../src/main/datadir/paths';
 import { cleanUp } from '../../src/main/store/clean-up';
@@ -50,10 +51,11 @@ const OWN_TITLE = 'Archived session ';
 export function archive(spec: ArchiveSpec, progress: (message: string) => void, root = tmpdir()): Archive {
   const dataDir = join(root, `switchboard-bench-archive-${spec.name}-v1`);
   const done = join(dataDir, 'archive-done.json');
-  if (existsSync(done)) return { dataDir, ...(JSON.parse(readFileSync(done, 'utf8')) as Omit<Archive, 'dataDir'>) };
+  const cached = cachedDone<Omit<Archive, 'dataDir'>>(done);
+  if (cached) return { dataDir, sessions: cached.sessions, events: cached.events, bytes: cached.bytes };
   rmSync(dataDir, { recursive: true, force: true });
   const written = writeArchive(dataDir, spec, progress);
-  writeFileSync(done, JSON.stringify({ sessions: written.sessions, events: written.events, bytes: written.bytes }));
+  writeFileSync(done, JSON.stringify({ sessions: written.sessions, events: written.events, bytes: written.bytes, schema: schemaFingerprint() }));
   return written;
 }
 

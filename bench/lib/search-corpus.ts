@@ -9,9 +9,10 @@
  * known rates so the queries below have known answers.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cachedDone, schemaFingerprint } from './cache-schema';
 import { openSeedLog } from './seed';
 import { seededRandom } from '../../src/agents/demo/markdown-doc';
 
@@ -50,10 +51,11 @@ export interface SearchCorpus {
 export function searchCorpus(bytes: number, progress: (message: string) => void): SearchCorpus {
   const dataDir = join(tmpdir(), `switchboard-bench-search-${Math.round(bytes / 1e6)}mb-v2`);
   const done = join(dataDir, 'corpus-done.json');
-  if (existsSync(done)) return { dataDir, ...(JSON.parse(readFileSync(done, 'utf8')) as Omit<SearchCorpus, 'dataDir'>) };
+  const cached = cachedDone<Omit<SearchCorpus, 'dataDir'>>(done);
+  if (cached) return { dataDir, bytes: cached.bytes, events: cached.events, sessions: cached.sessions };
   rmSync(dataDir, { recursive: true, force: true });
   const corpus = writeCorpus(dataDir, bytes, progress);
-  writeFileSync(done, JSON.stringify({ bytes: corpus.bytes, events: corpus.events, sessions: corpus.sessions }));
+  writeFileSync(done, JSON.stringify({ bytes: corpus.bytes, events: corpus.events, sessions: corpus.sessions, schema: schemaFingerprint() }));
   return corpus;
 }
 
