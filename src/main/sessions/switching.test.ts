@@ -130,7 +130,10 @@ describe('sessions:switch', () => {
     const w = h.window();
     const { a, b } = await twoSessions(w);
     await w.call('sessions:switch', { sessionId: b, fromSessionId: a });
-    await clock.advance(70_000);
+    // Exactly the idle time: the reaping tick fires and nothing after it. Moving the fake clock
+    // further would also fire the 2 s session/close timeout before the real agent could answer,
+    // and that late close then raced the resume below (the agent dropped the resumed session).
+    await clock.advance(60_000);
     await w.waitForState(a, 'ENDED', 'idle_timeout');
     expect(h.host.store.sessions.get(b)?.state).toBe('ACTIVE');
     const back = await w.call('sessions:switch', { sessionId: a, fromSessionId: b });
