@@ -4,7 +4,8 @@
  * its own check and says what would be lost by going back to it; `recoverFromBackup` does it,
  * keeping the damaged file aside (never deleted: a person or a tool may still get more out of it).
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { Sqlite } from '../store/sqlite';
 import { existsSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic-file';
@@ -69,7 +70,7 @@ interface SessionMark {
 function sessionMarks(file: string, nativeBinding?: string): SessionMark[] | undefined {
   let db: Database.Database | undefined;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+    db = new Sqlite(file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
     const columns = new Set((db.prepare(`SELECT name FROM pragma_table_info('sessions')`).all() as { name: string }[]).map((c) => c.name));
     const custom = columns.has('custom_title') ? 'custom_title' : 'NULL AS custom_title';
     return db.prepare(`SELECT id, last_seq, title, ${custom}, first_prompt FROM sessions`).all() as SessionMark[];
@@ -179,7 +180,7 @@ export function recoverFromBackup(database: string, backup: BackupInfo, now: num
   const staged = `${database}.recovering`;
   rmSync(staged, { force: true });
   try {
-    const db = new Database(backup.file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+    const db = new Sqlite(backup.file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
     try {
       vacuumInto(db, staged);
     } finally {

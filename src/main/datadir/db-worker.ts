@@ -3,7 +3,7 @@
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import { Sqlite } from '../store/sqlite';
 import { sealCopy, snapshotTo } from '../store/backup';
 import { fsyncPath } from '../store/compact';
 import { checkDatabaseFile } from '../store/db-check';
@@ -13,7 +13,7 @@ import type { CheckpointResult, DbTask, DbTaskReply } from './db-tasks';
 
 /** A passive checkpoint through a connection of its own: never waits for the host's writer. */
 function checkpoint(file: string, binding: { nativeBinding?: string }): void {
-  const db = new Database(file, { fileMustExist: true, ...binding });
+  const db = new Sqlite(file, { fileMustExist: true, ...binding });
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
   } finally {
@@ -23,7 +23,7 @@ function checkpoint(file: string, binding: { nativeBinding?: string }): void {
 
 /** `checkpointWorker`: one connection, a passive checkpoint per message, each answered. */
 function serveCheckpoints(task: Extract<DbTask, { kind: 'checkpoints' }>): void {
-  const db = new Database(task.file, { fileMustExist: true, ...(task.nativeBinding ? { nativeBinding: task.nativeBinding } : {}) });
+  const db = new Sqlite(task.file, { fileMustExist: true, ...(task.nativeBinding ? { nativeBinding: task.nativeBinding } : {}) });
   parentPort?.on('message', () => {
     try {
       const [result] = db.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[];
@@ -48,7 +48,7 @@ async function run(task: DbTask): Promise<unknown> {
       return { totalPages, check };
     }
     case 'report': {
-      const db = new Database(task.file, { readonly: true, fileMustExist: true, ...(task.nativeBinding ? { nativeBinding: task.nativeBinding } : {}) });
+      const db = new Sqlite(task.file, { readonly: true, fileMustExist: true, ...(task.nativeBinding ? { nativeBinding: task.nativeBinding } : {}) });
       try {
         return storageReport(db, task.largest);
       } finally {

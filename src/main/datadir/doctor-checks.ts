@@ -3,7 +3,7 @@
  * and the backups, and which agents the database configures. Reads only; never creates the
  * folder or the database, never migrates.
  */
-import Database from 'better-sqlite3';
+import { Sqlite } from '../store/sqlite';
 import { accessSync, constants, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AgentRecord } from '../store/agents.repo';
@@ -135,7 +135,7 @@ export interface ConfiguredAgents {
 /** The agents the database configures (Settings and agents.json), read-only. Empty without a readable database. */
 export function configuredAgents(database: string, nativeBinding?: string): ConfiguredAgents {
   if (!checkDatabaseFile(database, nativeBinding ? { nativeBinding } : {}).ok) return { agents: [], waitingForSignIn: {} };
-  const db = new Database(database, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  const db = new Sqlite(database, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
     const tables = new Set((db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).all() as { name: string }[]).map((r) => r.name));
     const agents = tables.has('agents') ? new AgentsRepo(db).list() : [];

@@ -10,7 +10,8 @@
  * place. A crash before that rename leaves the current database where it was, a crash after
  * leaves the new one; the aside copy is complete either way.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { Sqlite } from '../store/sqlite';
 import { copyFileSync, existsSync, linkSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fsyncPath } from '../store/compact';
@@ -25,7 +26,7 @@ function checkpointQuietly(database: string, nativeBinding?: string): void {
   if (!existsSync(`${database}-wal`)) return;
   let db: Database.Database | undefined;
   try {
-    db = new Database(database, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+    db = new Sqlite(database, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
     db.pragma('wal_checkpoint(TRUNCATE)');
   } catch {
     // Damaged or unreadable: its WAL moves aside with it instead (see `replaceDatabase`).

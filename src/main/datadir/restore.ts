@@ -1,7 +1,7 @@
 /**
  * `switchboard backup FILE` and `switchboard restore FILE`, as functions of the data folder.
  */
-import Database from 'better-sqlite3';
+import { Sqlite } from '../store/sqlite';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
@@ -92,7 +92,7 @@ export function restoreFromFile(files: DataFiles, backupFile: string, o: Restore
   try {
     rmSync(staged, { force: true });
     // Through SQLite, not a file copy: a backup with a WAL of its own comes whole, as one file.
-    const db = new Database(source, { readonly: true, fileMustExist: true, ...binding(o.nativeBinding) });
+    const db = new Sqlite(source, { readonly: true, fileMustExist: true, ...binding(o.nativeBinding) });
     try {
       vacuumInto(db, staged);
     } finally {

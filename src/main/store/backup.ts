@@ -21,7 +21,7 @@
  */
 import { closeSync, existsSync, fsyncSync, openSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import Database from 'better-sqlite3';
+import { Sqlite } from './sqlite';
 import type { Db } from './db';
 
 export interface SnapshotOptions {
@@ -44,7 +44,7 @@ export async function snapshotTo(source: string, dest: string, o: SnapshotOption
   const rate = o.bytesPerSecond ?? 128 * 1024 * 1024;
   const tick = new Int32Array(new SharedArrayBuffer(4));
   const started = performance.now();
-  const db = new Database(source, { readonly: true, fileMustExist: true, ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}) });
+  const db = new Sqlite(source, { readonly: true, fileMustExist: true, ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}) });
   let fd: number | undefined;
   try {
     // A read transaction begins at the first read: from here on every step sees this snapshot.
@@ -88,7 +88,7 @@ export function vacuumInto(db: Db, dest: string): void {
  * file with no `-wal` or `-shm` beside it to lose when it is copied or moved.
  */
 export function sealCopy(file: string, nativeBinding?: string): void {
-  const db = new Database(file, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  const db = new Sqlite(file, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
     db.pragma('journal_mode = DELETE');
   } finally {

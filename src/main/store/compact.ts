@@ -17,7 +17,8 @@
  *   beside the new file would be replayed onto it). The copy is on disk (fsync'd).
  * - `swapped`: `rename` put the copy in place: the old file or the new one, never neither.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { Sqlite } from './sqlite';
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkDatabaseFile } from './db-check';
@@ -83,7 +84,7 @@ export function compactDatabase(file: string, o: CompactOptions = {}): Compactio
   removeCompactionLeftover(file);
   const binding = o.nativeBinding ? { nativeBinding: o.nativeBinding } : {};
   const bytesBefore = sizeOf(file) + sizeOf(`${file}-wal`);
-  const db = new Database(file, { fileMustExist: true, ...binding });
+  const db = new Sqlite(file, { fileMustExist: true, ...binding });
   let closed = false;
   try {
     const [checkpoint] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
@@ -94,7 +95,7 @@ export function compactDatabase(file: string, o: CompactOptions = {}): Compactio
     const check = checkDatabaseFile(copy, o.nativeBinding ? { nativeBinding: o.nativeBinding } : {});
     const version = db.pragma('user_version', { simple: true }) as number;
     if (!check.ok && check.problem !== 'foreign') throw new Error(`the compact copy failed its check: ${check.detail}`);
-    const copied = new Database(copy, { readonly: true, ...binding });
+    const copied = new Sqlite(copy, { readonly: true, ...binding });
     try {
       const same = JSON.stringify(rowCounts(copied)) === JSON.stringify(rowCounts(db));
       const copyVersion = copied.pragma('user_version', { simple: true }) as number;

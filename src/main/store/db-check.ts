@@ -4,7 +4,8 @@
  * against this build. Used on backups before they count as good, on a file before it is
  * restored, and on the live database at start. Never writes to the file it checks.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { Sqlite } from './sqlite';
 import { existsSync } from 'node:fs';
 import { latestVersion } from './migrations';
 
@@ -47,7 +48,7 @@ export function checkDatabaseFile(file: string, options: CheckOptions = {}): Dat
   if (!existsSync(file)) return { ok: false, problem: 'missing', detail: `${file} does not exist` };
   let db: Database.Database | undefined;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    db = new Sqlite(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
     const schemaVersion = db.pragma('user_version', { simple: true }) as number;
     const pragma = options.depth === 'full' ? 'integrity_check' : 'quick_check';
     const rows = (db.pragma(`${pragma}(${MAX_COMPLAINTS})`) as Record<string, string>[]).map((r) => Object.values(r)[0] ?? '');

@@ -1,5 +1,6 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { assertNotNewer, latestVersion, migrate } from './migrations';
+import { Sqlite } from './sqlite';
 
 export type Db = Database.Database;
 
@@ -20,7 +21,7 @@ export interface OpenOptions {
  * against; a power cut may lose the last transactions but never corrupts), foreign keys on.
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const db = new Sqlite(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     // Before anything writes (switching to WAL rewrites the header): a newer file stays as it was.
     const from = assertNotNewer(db);

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer as WsServer } from 'ws';
+import { createRequire } from 'node:module';
 import { WsRequest } from '../../shared/contract';
 import type { z } from 'zod';
 import type { HostPort } from '../host/host-port';
@@ -27,6 +28,9 @@ export interface HeadlessServer {
 }
 
 const COOKIE = 'switchboard_token';
+
+/** ws, read with `require` for the reason `store/sqlite.ts` gives (ADR 0027). */
+const { WebSocketServer } = createRequire(import.meta.url)('ws') as { WebSocketServer: typeof WsServer };
 const CSP =
   "default-src 'self'; connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src 'self'; manifest-src 'self'; frame-ancestors 'none'";
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);

@@ -129,8 +129,9 @@ describe('registry index source', () => {
     expect(server.log).toEqual([]);
   });
 
-  it('bundles a snapshot of the public registry that parses', () => {
+  it('bundles a snapshot of the public registry that parses, to itself (it is used unparsed)', () => {
     const s = bundledSnapshot();
+    expect(RegistrySnapshot.parse(s)).toEqual(s);
     expect(s.origin.repository).toBe('agentclientprotocol/registry');
     expect(s.index.agents.map((a) => a.id)).toContain('gemini');
   });
