@@ -8,9 +8,13 @@ import { migrations } from '../../src/main/store/migrations';
 
 export const schemaFingerprint = (): string => migrations.map((m) => `${m.version}:${m.name}`).join(',');
 
-/** The cache's done file, if it is there and was written by these migrations. */
+/**
+ * The cache's done file, if it is there and was written by these migrations or by the first of
+ * them (an older schema of this line, which the host upgrades when it opens the folder).
+ */
 export function cachedDone<T>(doneFile: string): T | undefined {
   if (!existsSync(doneFile)) return undefined;
   const done = JSON.parse(readFileSync(doneFile, 'utf8')) as T & { schema?: string };
-  return done.schema === schemaFingerprint() ? done : undefined;
+  const now = schemaFingerprint();
+  return done.schema !== undefined && (done.schema === now || now.startsWith(`${done.schema},`)) ? done : undefined;
 }

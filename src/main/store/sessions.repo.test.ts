@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/temp-dir';
-import type { SessionRowChange, SessionsRepo } from './sessions.repo';
+import { LIST_SQL, type SessionRowChange, type SessionsRepo } from './sessions.repo';
 import { Store } from './store';
 
 /**
@@ -120,5 +120,20 @@ describe('SessionsRepo announces every write itself', () => {
     };
     walk(root);
     expect(offenders).toEqual([]);
+  });
+
+  it('lists the newest created first along an index: no sort of every session (migration 0017)', () => {
+    const dir = tempDir();
+    const store = Store.open(join(dir.path, 'switchboard.db'));
+    cleanup = () => {
+      store.dispose();
+      dir.cleanup();
+    };
+    for (const [id, at] of [['b', 2], ['a', 2], ['c', 3], ['d', 1]] as const) store.sessions.insert({ id, agent_id: 'demo', cwd: '/', state: 'CREATED' }, at);
+    expect(store.sessions.list().map((r) => r.id)).toEqual(['c', 'a', 'b', 'd']);
+    expect(store.sessions.list(2, 1).map((r) => r.id)).toEqual(['a', 'b']);
+    const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${LIST_SQL}`).all(10, 0) as { detail: string }[]).map((r) => r.detail).join('\n');
+    expect(plan).toContain('sessions_by_created');
+    expect(plan).not.toContain('TEMP B-TREE');
   });
 });

@@ -104,6 +104,9 @@ export interface SessionRowChange {
   what: 'created' | 'removed' | SessionColumn;
 }
 
+/** The sidebar's order, newest created first; read along `sessions_by_created` (migration 0017). */
+export const LIST_SQL = `SELECT * FROM sessions ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
+
 /**
  * Sessions table; statements are prepared once. Every write that changed a row is announced
  * on `onDidChange` by this repository itself, so no caller can forget to tell the windows.
@@ -124,7 +127,7 @@ export class SessionsRepo {
            @now, @now, @now)`,
       ),
       get: db.prepare(`SELECT * FROM sessions WHERE id = ?`),
-      list: db.prepare(`SELECT * FROM sessions ORDER BY created_at DESC, id LIMIT ? OFFSET ?`),
+      list: db.prepare(LIST_SQL),
       setState: db.prepare(
         `UPDATE sessions SET state = @to, state_reason = @reason, updated_at = @now,
            detached_at = CASE WHEN @to = 'DETACHED' THEN @now ELSE detached_at END
