@@ -246,6 +246,8 @@ export function backupBeforeMigration(o: BeforeMigrationOptions): (db: Db, from:
     try {
       mkdirSync(o.folder, { recursive: true });
       removePartialBackups(o.folder);
+      // Said before it starts: on a large database the copy takes minutes, and nothing else is shown meanwhile.
+      o.log.info('taking a backup before upgrading the database', { from, to, megabytes: databaseMegabytes(db) });
       vacuumInto(db, partial);
       const check = checkDatabaseFile(partial, o.nativeBinding ? { nativeBinding: o.nativeBinding } : {});
       if (!check.ok) throw new Error(`the copy failed its check: ${check.detail}`);
@@ -268,4 +270,11 @@ export function backupBeforeMigration(o: BeforeMigrationOptions): (db: Db, from:
       );
     }
   };
+}
+
+/** The database's size in MB (pages × page size), for what a person waits on. */
+function databaseMegabytes(db: Db): number {
+  const pages = db.pragma('page_count', { simple: true }) as number;
+  const size = db.pragma('page_size', { simple: true }) as number;
+  return Math.round((pages * size) / 2 ** 20);
 }
