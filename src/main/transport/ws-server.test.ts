@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { startHarness, type Harness } from '../test-support/host-harness';
 import { silentLogger } from '../util/log';
 import { startHeadlessServer, type HeadlessServer } from './ws-server';
+import { rawUpgrade, textFrame } from '../test-support/raw-ws';
 
 let h: Harness | undefined;
 let server: HeadlessServer | undefined;
@@ -175,5 +176,29 @@ describe('the headless server', () => {
     expect(await raw('GET http://[ HTTP/1.1')).toMatch(/^HTTP\/1\.1 400/);
     await raw('GET http://[ HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: websocket');
     expect((await get(`${base}/?token=${TOKEN}`)).status).toBe(200);
+  });
+
+  it('answers each request of a burst as soon as it is done: a quick one is not held behind a slow one read with it', async () => {
+    const { port } = await start();
+    // Enough sessions for the whole list to take a while to answer.
+    const insert = h!.host.store.db.prepare(`INSERT INTO sessions (id, agent_id, cwd, state, created_at, updated_at, last_activity_at) VALUES (?, 'demo', '/', 'ENDED', ?, ?, ?)`);
+    h!.host.store.db.transaction(() => {
+      for (let i = 0; i < 10_000; i++) insert.run(`s-${i}`, i, i, i);
+    })();
+    const conn = rawUpgrade(new URL(`http://127.0.0.1:${port}/?token=${TOKEN}`));
+    expect(await conn.response).toMatch(/^HTTP\/1\.1 101/);
+    const arrived = new Map<number, number>();
+    conn.socket.on('data', () => {
+      const text = conn.received().toString('latin1');
+      for (const id of [1, 2]) if (!arrived.has(id) && text.includes(`"type":"response","id":${id},`)) arrived.set(id, performance.now());
+    });
+    const started = performance.now();
+    // One write: both frames reach the server in one read.
+    conn.socket.write(Buffer.concat([textFrame('{"id":1,"command":"host:info","payload":{}}'), textFrame('{"id":2,"command":"sessions:list","payload":{}}')]));
+    await conn.until(() => arrived.has(1) && arrived.has(2), 'both answers');
+    conn.socket.destroy();
+    const listMs = arrived.get(2)! - started;
+    // Before each message had its own turn, the quick answer left only after the list was built.
+    expect(arrived.get(1)! - started).toBeLessThan(listMs / 2);
   });
 });

@@ -142,7 +142,11 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     socket.on('error', () => {}); // the client may be gone already; nothing to answer then
     socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  // allowSynchronousEvents false: each message gets its own turn of the loop. Messages read
+  // together were all dispatched in one turn, so a quick request's answer (sent once its handler's
+  // promise settles) waited for every slower handler read with it: at start, the window's first
+  // page of sessions waited ~200 ms for the whole list asked for right after it.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024, allowSynchronousEvents: false });
   // `ws` emits `error` here only for an HTTP server it owns (not with noServer); a listener keeps a
   // future one from being fatal.
   wss.on('error', (err) => o.log.warn('websocket server error', { error: String(err) }));
