@@ -248,6 +248,11 @@ export const HostInfo = z.object({
 });
 
 const Empty = z.object({}).strict();
+
+/** The most sessions one list answers (newest created first). */
+export const MAX_SESSIONS_LISTED = 10_000;
+/** `limit`: only the newest so many (a window's first paint asks for a screenful, then for all). */
+const SessionsListRequest = z.object({ limit: z.number().int().min(1).max(MAX_SESSIONS_LISTED).optional() }).strict();
 const Ok = z.object({ ok: z.literal(true) });
 const BySession = z.object({ sessionId: SessionId }).strict();
 
@@ -619,7 +624,7 @@ export type SearchResultsT = z.output<typeof SearchResults>;
 
 export const commands = {
   'host:info': { req: Empty, res: HostInfo },
-  'sessions:list': { req: Empty, res: z.array(SessionView) },
+  'sessions:list': { req: SessionsListRequest, res: z.array(SessionView) },
   'sessions:create': { req: CreateSession, res: SessionView },
   'sessions:switch': { req: SwitchSession, res: SwitchResult },
   'sessions:detach': { req: BySession, res: Ok },

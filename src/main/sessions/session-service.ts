@@ -17,6 +17,7 @@ import { anyOf, Emitter, type Event } from '../util/event';
 import { requireAdditionalDirs, requireFolder } from '../workspace/folders';
 import type { DeleteOptions } from '../workspace/workspace-service';
 import { AppError } from '../../shared/errors';
+import { MAX_SESSIONS_LISTED } from '../../shared/contract';
 import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
 import { PromptQueue } from './prompt-queue';
@@ -102,8 +103,9 @@ export class SessionService {
   }
 
   /** Every session's view, newest first. */
-  list(): SessionViewT[] {
-    return this.ctx.o.store.sessions.list().map((row) => this.view(row));
+  /** The newest created first: all of them (up to `MAX_SESSIONS_LISTED`), or the newest `limit`. */
+  list(limit = MAX_SESSIONS_LISTED): SessionViewT[] {
+    return this.ctx.o.store.sessions.list(limit).map((row) => this.view(row));
   }
 
   /**

@@ -9,11 +9,14 @@ type NewSessionChoice = Omit<CommandRequest<'sessions:create'>, 'id'>;
 
 /** How many recent folders the window keeps (the host keeps as many). */
 const RECENT_FOLDERS_KEPT = 10;
+/** Sessions asked for first at start: more than a tall sidebar shows. */
+export const FIRST_SESSIONS = 100;
 
 export interface SessionsActions {
   /** First load: host info, the session list, then the session that was current last time. */
   start(): Promise<void>;
-  refreshSessions(): Promise<void>;
+  /** `firstCount`: the newest so many are asked for first and shown while the whole list comes (the window's start). */
+  refreshSessions(firstCount?: number): Promise<void>;
   /** Applies a pushed or answered view unless a newer one is already known. */
   upsertSession(view: SessionViewT): void;
   switchSession(sessionId: string): Promise<void>;
@@ -225,7 +228,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
 
   return {
     async start() {
-      await Promise.all([get().loadHostInfo(), get().refreshSessions(), get().loadRecentFolders()]);
+      await Promise.all([get().loadHostInfo(), get().refreshSessions(FIRST_SESSIONS), get().loadRecentFolders()]);
       const last = deps.lastSession.get();
       if (last && get().sessionsById.has(last) && get().currentSessionId === undefined) {
         // Not awaited: booted means "the current session is decided", not "its page is in".
@@ -234,16 +237,29 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       set({ booted: true });
     },
 
-    async refreshSessions() {
-      const res = await api['sessions:list']({});
+    async refreshSessions(firstCount) {
+      // Sessions are never deleted, so merge: a view pushed while the list was in flight stays.
+      const merge = (views: readonly SessionViewT[], loaded: boolean): void => {
+        const byId = new Map(get().sessionsById);
+        for (const view of views) if (!isStale(byId.get(view.id), view)) byId.set(view.id, view);
+        set({ sessionsById: byId, sessionOrder: newestFirst(byId), ...(loaded ? { sessionsLoaded: true } : {}) });
+      };
+      // At start the newest sessions come first and the whole list right after: on a data folder
+      // of tens of thousands the sidebar paints its top from the small answer instead of waiting
+      // for the big one. Not yet "loaded": the empty state, and the attention that takes the
+      // first full list as old news, wait for the whole list.
+      const head = firstCount === undefined || get().sessionsLoaded ? undefined : api['sessions:list']({ limit: firstCount });
+      const all = api['sessions:list']({});
+      if (head) {
+        const first = await head;
+        if (first.ok && !get().sessionsLoaded) merge(first.value, false);
+      }
+      const res = await all;
       if (!res.ok) {
         if (res.error.code !== 'disconnected') get().pushNotice(`Could not load sessions: ${res.error.message}`);
         return;
       }
-      // Sessions are never deleted, so merge: a view pushed while the list was in flight stays.
-      const byId = new Map(get().sessionsById);
-      for (const view of res.value) if (!isStale(byId.get(view.id), view)) byId.set(view.id, view);
-      set({ sessionsById: byId, sessionOrder: newestFirst(byId), sessionsLoaded: true });
+      merge(res.value, true);
     },
 
     upsertSession(view) {
