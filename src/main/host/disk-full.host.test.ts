@@ -91,10 +91,13 @@ describe('disk full while sessions stream', () => {
 
     // Space returns: the next writes succeed, windows hear it, seqs go on without a gap.
     freeDisk(h);
-    const after = w.mark();
     const answered = await w.prompt(streaming, 'are you there?');
     expect((answered.payload as { stopReason: string }).stopReason).toBe('end_turn');
-    expect(await w.waitFor('host:storage', (s) => s.ok, 15_000, after)).toEqual({ ok: true });
+    // Every window's last word on saving is that it works. Not necessarily said after `after`:
+    // the disk is "full" by page count, and a small event (the flood turn's end) can still fit in
+    // a page's free room, commit, and say so before the space returns (seen under load in CI).
+    await w.until(() => storageEvents(w).at(-1)?.ok === true, 'saving works again', 15_000);
+    expect(storageEvents(w).slice(storageEvents(w).indexOf(notice))).toContainEqual({ ok: true });
     expect(storageEvents(late).at(-1)).toEqual({ ok: true });
     await w.prompt(other, 'and you?');
     for (const id of [streaming, other]) {
