@@ -12,6 +12,7 @@ import { canFork, describeAgentError, startAgentSession } from './session-starte
 import { ROUTABLE, transition } from './state-machine';
 import type { MappedEvent } from './update-mapper';
 import { defined } from '../util/defined';
+import type { SessionWorkspaceView } from '../workspace/workspace-service';
 
 export interface SessionOpenerDeps {
   /** A turn is in flight or a prompt waits for one (the view's `running`). */
@@ -58,9 +59,9 @@ export class SessionOpener {
     private readonly deps: SessionOpenerDeps,
   ) {}
 
-  view(row: SessionRow): SessionViewT {
+  /** `workspace`: the session's workspace view when the caller read many at once. */
+  view(row: SessionRow, workspace: SessionWorkspaceView = this.ctx.o.workspace.view(row.id)): SessionViewT {
     const { o } = this.ctx;
-    const workspace = o.workspace.view(row.id);
     // Activity still queued for the store counts: a view pushed in the same tick as a prompt or
     // a permission request already moves the session up.
     const lastActivityAt = Math.max(row.last_activity_at, o.log.pendingActivityAt(row.id) ?? 0);

@@ -105,7 +105,8 @@ export class SessionService {
   /** Every session's view, newest first. */
   /** The newest created first: all of them (up to `MAX_SESSIONS_LISTED`), or the newest `limit`. */
   list(limit = MAX_SESSIONS_LISTED): SessionViewT[] {
-    return this.ctx.o.store.sessions.list(limit).map((row) => this.view(row));
+    const workspaceOf = this.ctx.o.workspace.viewsOfAll();
+    return this.ctx.o.store.sessions.list(limit).map((row) => this.opener.view(row, workspaceOf(row.id)));
   }
 
   /**

@@ -148,9 +148,17 @@ export class WorkspaceService {
   }
 
   /** The session's workspace as its view shows it; undefined for a folder outside any repository. */
-  view(sessionId: string): { workspace?: WorkspaceViewT; groupId?: string } {
-    const row = this.core.o.store.workspaces.get(sessionId);
-    return row ? { workspace: viewOf(row), ...(row.group_id ? { groupId: row.group_id } : {}) } : {};
+  view(sessionId: string): SessionWorkspaceView {
+    return sessionWorkspaceView(this.core.o.store.workspaces.get(sessionId));
+  }
+
+  /**
+   * `view` for many sessions at once (the session list): every workspace read in one query,
+   * not one lookup per session (half the host's time for a list of 10,000 sessions).
+   */
+  viewsOfAll(): (sessionId: string) => SessionWorkspaceView {
+    const rows = new Map(this.core.o.store.workspaces.all().map((row) => [row.session_id, row]));
+    return (sessionId) => sessionWorkspaceView(rows.get(sessionId));
   }
 
   /** The folder the person chose (a worktree session's `cwd` is elsewhere): where the next New session starts. */
@@ -275,6 +283,13 @@ export class WorkspaceService {
 }
 
 /** A workspace row as the session view shows it. */
+/** What a session's view carries of its workspace. */
+export type SessionWorkspaceView = { workspace?: WorkspaceViewT; groupId?: string };
+
+function sessionWorkspaceView(row: WorkspaceRow | undefined): SessionWorkspaceView {
+  return row ? { workspace: viewOf(row), ...(row.group_id ? { groupId: row.group_id } : {}) } : {};
+}
+
 export function viewOf(row: WorkspaceRow): WorkspaceViewT {
   return {
     kind: row.kind,
