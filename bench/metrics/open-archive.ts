@@ -85,6 +85,8 @@ export async function openAndScroll(browser: Browser, url: string, reps: number,
     });
     if (!scroll) return { open };
     await proveLongTasks(page);
+    // The whole list, not only the newest sessions shown first.
+    await page.locator('nav[aria-label="Sessions"]:not([aria-busy])').waitFor({ timeout: 60_000 });
     const from = await pageNow(page);
     const scrolled = await scrollSidebar(page);
     const tasks = await tasksBetween(page, from, await pageNow(page));

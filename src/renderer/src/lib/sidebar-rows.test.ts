@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionViewT } from '../../../shared/contract';
 import { view } from '../test-support/fake-api';
-import { activityOrder, folderLabel, holdOrder, matchesFilter, sidebarRows, type RowsInput } from './sidebar-rows';
+import { activityOrder, folderLabel, holdOrder, matchesFilter, nextHeld, sidebarRows, type RowsInput } from './sidebar-rows';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const agentName = (agentId: string) => (agentId === 'demo' ? 'Demo agent' : agentId);
@@ -47,6 +47,20 @@ describe('holding the order under the pointer', () => {
   it('returns the very same array when only the order changed, so nothing re-renders', () => {
     const shown = ['a', 'b', 'c'];
     expect(holdOrder(shown, ['c', 'b', 'a'])).toBe(shown);
+  });
+
+  it('holds nothing while the session list is still coming: the rest of it is not put on top as new', () => {
+    // At start only the newest are in; the pointer is already over the list.
+    const first = ['new-1', 'new-2'];
+    const held = nextHeld(undefined, true, false, first);
+    expect(held).toBeUndefined();
+    // The whole list arrives: shown as it is, the newest still first.
+    const whole = ['new-1', 'new-2', 'old-1', 'old-2'];
+    expect(held ? holdOrder(held, whole) : whole).toEqual(whole);
+    // Once loaded, entering holds what is shown, and leaving lets go.
+    expect(nextHeld(undefined, true, true, whole)).toBe(whole);
+    expect(nextHeld(whole, true, true, ['x'])).toBe(whole);
+    expect(nextHeld(whole, false, true, whole)).toBeUndefined();
   });
 });
 

@@ -27,6 +27,16 @@ export function holdOrder(shown: readonly string[], next: readonly string[]): re
   return [...added, ...kept];
 }
 
+/**
+ * What the held order becomes when the pointer or the focus enters or leaves the list: kept (or
+ * taken from what is shown) while `holding`, dropped otherwise. Never taken before the whole
+ * session list is in (`loaded`): at start the newest sessions are shown first and the rest
+ * follows, and a hold taken from the first ones would put all the rest on top as if new.
+ */
+export function nextHeld(held: readonly string[] | undefined, holding: boolean, loaded: boolean, shown: readonly string[]): readonly string[] | undefined {
+  return holding && loaded ? (held ?? shown) : undefined;
+}
+
 /** Lower-cased text a filter looks in (title, folder, agent), cached per view object: views are replaced, never mutated. */
 const haystacks = new WeakMap<SessionViewT, string>();
 

@@ -113,6 +113,15 @@ describe('sidebar head', () => {
     expect(html).not.toContain('<select');
   });
 
+  it('is busy until the whole session list is in (the newest are shown first)', () => {
+    const sessions = new Map([[SID, view()]]);
+    const loading = render(storeWith({ sessionsById: sessions, sessionOrder: [SID], sessionsLoaded: false }), <SessionSidebar onOpenSettings={() => {}} />);
+    expect(loading).toMatch(/<nav [^>]*aria-label="Sessions" aria-busy="true"/);
+    const loaded = render(storeWith({ sessionsById: sessions, sessionOrder: [SID], sessionsLoaded: true }), <SessionSidebar onOpenSettings={() => {}} />);
+    expect(loaded).toMatch(/<nav [^>]*aria-label="Sessions"/);
+    expect(loaded).not.toContain('aria-busy');
+  });
+
   it('disables New session while a create is in flight', () => {
     const html = render(storeWith({ creatingSessionId: SID }), <SessionSidebar onOpenSettings={() => {}} />);
     expect(html).toMatch(/<button type="button" class="button-primary" disabled="">New session<\/button>/);

@@ -1,6 +1,6 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { holdOrder, sidebarRows, ARCHIVED_GROUP, type SidebarRow } from '../../lib/sidebar-rows';
+import { holdOrder, nextHeld, sidebarRows, ARCHIVED_GROUP, type SidebarRow } from '../../lib/sidebar-rows';
 import { useAppStore } from '../../store/context';
 import { useAgentName } from './use-agent-name';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
@@ -31,15 +31,15 @@ function rangeExtractor(range: Range): number[] {
  * is over the list or the focus is in it, entries keep their places (new ones appear on top)
  * so nothing moves under the person's hand; the new order lands when they leave.
  */
-function useHeldOrder(order: readonly string[]) {
+function useHeldOrder(order: readonly string[], loaded: boolean) {
   const [held, setHeld] = useState<readonly string[] | undefined>(undefined);
   const shown = useMemo(() => (held ? holdOrder(held, order) : order), [held, order]);
   const pointer = useRef(false);
   const focus = useRef(false);
   const update = useCallback(() => {
     const holding = pointer.current || focus.current;
-    setHeld((h) => (holding ? (h ?? shown) : undefined));
-  }, [shown]);
+    setHeld((h) => nextHeld(h, holding, loaded, shown));
+  }, [shown, loaded]);
   return {
     shown,
     holding: held !== undefined,
@@ -125,7 +125,7 @@ export function SessionSidebar({
   const [archiveExpanded, setArchiveExpanded] = useState(false);
   const [menu, setMenu] = useState<MenuRequest | undefined>(undefined);
   const closeMenu = useCallback(() => setMenu(undefined), []);
-  const { shown, handlers } = useHeldOrder(order);
+  const { shown, handlers } = useHeldOrder(order, loaded);
 
   const agentName = useAgentName();
   const { rows, visible } = useMemo(
@@ -227,6 +227,8 @@ export function SessionSidebar({
       ref={nav}
       id={id}
       aria-label="Sessions"
+      // Busy until the whole session list is in (the newest are shown first, the rest follows).
+      aria-busy={loaded ? undefined : true}
       className={`sidebar${drawer ? ' is-drawer' : ''}${drawer?.open ? ' is-open' : ''}`}
       onKeyDown={drawer?.open ? onDrawerKeyDown : undefined}
       onClickCapture={(e) => {
