@@ -66,6 +66,7 @@ export class SessionOpener {
     // a permission request already moves the session up.
     const lastActivityAt = Math.max(row.last_activity_at, o.log.pendingActivityAt(row.id) ?? 0);
     const unread = o.watchers.count(row.id) === 0 && lastActivityAt > (row.viewed_at ?? row.created_at);
+    const promptCapabilities = this.ctx.promptCapabilities(row.id);
     return {
       id: row.id,
       agentId: row.agent_id,
@@ -83,7 +84,7 @@ export class SessionOpener {
       lastActivityAt,
       ...authRequestOf(row),
       ...(row.archived_at !== null ? { archivedAt: row.archived_at } : {}),
-      ...defined({ promptCapabilities: this.ctx.promptCapabilities(row.id) }),
+      ...(promptCapabilities != null ? { promptCapabilities } : {}),
       ...this.mcpServersOf(row.id),
       additionalDirs: additionalDirsOf(row),
       ...(unread ? { unread } : {}),

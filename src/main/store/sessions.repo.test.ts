@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/temp-dir';
-import { LIST_SQL, type SessionRowChange, type SessionsRepo } from './sessions.repo';
+import { LIST_SQL, SESSION_COLUMNS, type SessionRowChange, type SessionsRepo } from './sessions.repo';
 import { Store } from './store';
 
 /**
@@ -135,5 +135,28 @@ describe('SessionsRepo announces every write itself', () => {
     const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${LIST_SQL}`).all(10, 0) as { detail: string }[]).map((r) => r.detail).join('\n');
     expect(plan).toContain('sessions_by_created');
     expect(plan).not.toContain('TEMP B-TREE');
+  });
+
+  it('reads every column of a listed row, each under its own name, as SELECT * does', () => {
+    const dir = tempDir();
+    const store = Store.open(join(dir.path, 'switchboard.db'));
+    cleanup = () => {
+      store.dispose();
+      dir.cleanup();
+    };
+    const columns = (store.db.prepare('PRAGMA table_info(sessions)').all() as { name: string }[]).map((c) => c.name);
+    expect([...SESSION_COLUMNS].sort()).toEqual([...columns].sort());
+    // Every column different from the others, so a value read under the wrong name shows.
+    store.sessions.insert({ id: 'one', agent_id: 'demo', cwd: '/work', state: 'CREATED', additionalDirs: ['/extra'], acpSessionId: 'acp-1', title: 'Agent title', forkedFrom: 'zero', readOnly: true, archivedAt: 40, stateReason: 'agent_exited' }, 10);
+    store.sessions.setFirstPrompt('one', 'first words', 11);
+    store.sessions.setAuthRequest('one', { message: 'Sign in', methods: [], during: 'start' }, 12);
+    store.sessions.setCustomTitle('one', 'Mine', 13);
+    store.sessions.markViewed('one', 14);
+    store.sessions.setControlsJson('one', '{"rev":7}');
+    store.sessions.setCanFork('one', true, 15);
+    store.sessions.touch('one', 16);
+    store.sessions.insert({ id: 'two', agent_id: 'other', cwd: '/', state: 'CREATED' }, 20);
+    expect(store.sessions.list()).toEqual(store.db.prepare('SELECT * FROM sessions ORDER BY created_at DESC, id').all());
+    expect(store.sessions.list()[1]).toMatchObject({ id: 'one', first_prompt: 'first words', custom_title: 'Mine', viewed_at: 14, controls: '{"rev":7}', can_fork: 1, read_only: 1, archived_at: 40, forked_from: 'zero', acp_session_id: 'acp-1' });
   });
 });
