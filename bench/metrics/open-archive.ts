@@ -66,7 +66,7 @@ export const SCROLL_TARGET_MS = 50;
 /** What `openAndScroll` measured: first paint of the sidebar on reloads, and its scroll. */
 export interface OpenFigures {
   open: { median: number; all: number[] };
-  scroll?: { longest: number; frames: number; ms: number; height: number; tasks: number };
+  scroll?: { longest: number; frames: number; ms: number; height: number; tasks: number; at: string[] };
 }
 
 /**
@@ -91,7 +91,9 @@ export async function openAndScroll(browser: Browser, url: string, reps: number,
     const scrolled = await scrollSidebar(page);
     const tasks = await tasksBetween(page, from, await pageNow(page));
     await proveLongTasks(page);
-    return { open, scroll: { longest: longest(tasks), ...scrolled, tasks: tasks.length } };
+    // Where each long task fell (ms into the scroll): one at the start is the load's, spread ones the scroll's.
+    const at = tasks.map((t) => `${Math.round(t.duration)} ms at ${Math.round(t.start - from)}`);
+    return { open, scroll: { longest: longest(tasks), ...scrolled, tasks: tasks.length, at } };
   } finally {
     await page.close();
   }
@@ -101,7 +103,7 @@ export const archiveLabel = (data: Archive): string =>
   `${data.sessions.toLocaleString('en')} sessions, ${data.events.toLocaleString('en')} events (${Math.round(data.bytes / 2 ** 20)} MiB of payloads)`;
 
 export const scrollDetail = (s: NonNullable<OpenFigures['scroll']>): string =>
-  `top → bottom (${s.height.toLocaleString('en')} px) one viewport a frame, ${s.frames} frames in ${(s.ms / 1000).toFixed(1)} s, ${s.tasks} long tasks`;
+  `top → bottom (${s.height.toLocaleString('en')} px) one viewport a frame, ${s.frames} frames in ${(s.ms / 1000).toFixed(1)} s, ${s.tasks} long tasks${s.at.length ? ` (${s.at.join(', ')})` : ''}`;
 
 export const openArchive: BenchGroup = {
   names: ['open_ms_10k_sessions', 'sidebar_scroll_longest_task_ms_10k'],

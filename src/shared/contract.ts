@@ -251,8 +251,17 @@ const Empty = z.object({}).strict();
 
 /** The most sessions one list answers (newest created first). */
 export const MAX_SESSIONS_LISTED = 10_000;
-/** `limit`: only the newest so many (a window's first paint asks for a screenful, then for all). */
-const SessionsListRequest = z.object({ limit: z.number().int().min(1).max(MAX_SESSIONS_LISTED).optional() }).strict();
+/**
+ * `limit`: only the newest so many; `after`: the ones listed after that session (older, or as
+ * old with a greater id). A window reads the list a page at a time: a screenful first, then
+ * pages from the last session it has, so no long answer holds the host or the window.
+ */
+const SessionsListRequest = z
+  .object({
+    limit: z.number().int().min(1).max(MAX_SESSIONS_LISTED).optional(),
+    after: z.object({ createdAt: z.number().int(), id: z.string().min(1).max(256) }).strict().optional(),
+  })
+  .strict();
 const Ok = z.object({ ok: z.literal(true) });
 const BySession = z.object({ sessionId: SessionId }).strict();
 

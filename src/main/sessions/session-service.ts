@@ -18,7 +18,7 @@ import { requireAdditionalDirs, requireFolder } from '../workspace/folders';
 import type { DeleteOptions } from '../workspace/workspace-service';
 import { AppError } from '../../shared/errors';
 import { MAX_SESSIONS_LISTED } from '../../shared/contract';
-import type { SessionRow } from '../store/sessions.repo';
+import type { ListCursor, SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
 import { PromptQueue } from './prompt-queue';
 import { recoverSessions } from './recovery';
@@ -102,11 +102,14 @@ export class SessionService {
     return snapshot;
   }
 
-  /** Every session's view, newest first. */
-  /** The newest created first: all of them (up to `MAX_SESSIONS_LISTED`), or the newest `limit`. */
-  list(limit = MAX_SESSIONS_LISTED): SessionViewT[] {
+  /**
+   * The newest created first: all of them (up to `MAX_SESSIONS_LISTED`), or the newest `limit`;
+   * with `after`, the next ones after that listed session (a window reads a long list in pages).
+   */
+  list(limit = MAX_SESSIONS_LISTED, after?: ListCursor): SessionViewT[] {
     const workspaceOf = this.ctx.o.workspace.viewsOfAll();
-    return this.ctx.o.store.sessions.list(limit).map((row) => this.opener.view(row, workspaceOf(row.id)));
+    const rows = after ? this.ctx.o.store.sessions.listAfter(after, limit) : this.ctx.o.store.sessions.list(limit);
+    return rows.map((row) => this.opener.view(row, workspaceOf(row.id)));
   }
 
   /**

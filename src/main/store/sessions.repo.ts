@@ -150,6 +150,21 @@ export function sessionRowOf(r: readonly unknown[]): SessionRow {
 export const LIST_SQL = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
 
 /**
+ * The same order from just after a listed session (`@createdAt`, `@id`): a window reads a long
+ * list a page at a time, and a session made or deleted meanwhile moves no page's start (an
+ * offset would repeat or skip one). A range of the index, then its order: no sort.
+ */
+export const LIST_AFTER_SQL = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions
+  WHERE created_at <= @createdAt AND NOT (created_at = @createdAt AND id <= @id)
+  ORDER BY created_at DESC, id LIMIT @limit`;
+
+/** Where a page of the list starts: just after this session. */
+export interface ListCursor {
+  createdAt: number;
+  id: string;
+}
+
+/**
  * Sessions table; statements are prepared once. Every write that changed a row is announced
  * on `onDidChange` by this repository itself, so no caller can forget to tell the windows.
  * The one write elsewhere is `EventsRepo`'s seq and activity bump, which the events it stores
@@ -170,6 +185,7 @@ export class SessionsRepo {
       ),
       get: db.prepare(`SELECT * FROM sessions WHERE id = ?`),
       list: db.prepare(LIST_SQL).raw(true),
+      listAfter: db.prepare(LIST_AFTER_SQL).raw(true),
       setState: db.prepare(
         `UPDATE sessions SET state = @to, state_reason = @reason, updated_at = @now,
            detached_at = CASE WHEN @to = 'DETACHED' THEN @now ELSE detached_at END
@@ -236,6 +252,11 @@ export class SessionsRepo {
 
   list(limit = 10_000, offset = 0): SessionRow[] {
     return (this.stmts.list.all(limit, offset) as unknown[][]).map(sessionRowOf);
+  }
+
+  /** The next `limit` sessions of the list's order after `cursor`. */
+  listAfter(cursor: ListCursor, limit: number): SessionRow[] {
+    return (this.stmts.listAfter.all({ createdAt: cursor.createdAt, id: cursor.id, limit }) as unknown[][]).map(sessionRowOf);
   }
 
   /** Compare-and-set: changes the row only if it is still in `from`. Returns false otherwise. */

@@ -8,7 +8,7 @@ const ok = { ok: true as const };
 /** Sessions: made, switched to, watched, closed, kept, named; prompts and their drafts. */
 export function sessionHandlers({ service, saveFile }: HostParts) {
   return {
-    'sessions:list': (p) => service.list(p.limit),
+    'sessions:list': (p) => service.list(p.limit, p.after),
     'sessions:create': (p) => service.newSession(p),
     'sessions:switch': (p, ctx) => service.switchTo(ctx.clientId, p.sessionId, p.fromSessionId),
     'sessions:detach': (p, ctx) => (service.unwatch(ctx.clientId, p.sessionId), ok),

@@ -1,4 +1,4 @@
-import type { Api, CommandRequest, CommandResponse, Result, SessionViewT, SwitchResultT, WireError } from '../../../../../shared/contract';
+import { MAX_SESSIONS_LISTED, type Api, type CommandRequest, type CommandResponse, type Result, type SessionViewT, type SwitchResultT, type WireError } from '../../../../../shared/contract';
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
 import { activityOrder } from '../../../lib/sidebar-rows';
@@ -11,6 +11,8 @@ type NewSessionChoice = Omit<CommandRequest<'sessions:create'>, 'id'>;
 const RECENT_FOLDERS_KEPT = 10;
 /** Sessions asked for first at start: more than a tall sidebar shows. */
 export const FIRST_SESSIONS = 100;
+/** The sessions of each later page of the list. */
+export const SESSIONS_PAGE = 1_000;
 
 export interface SessionsActions {
   /** First load: host info, the session list, then the session that was current last time. */
@@ -244,22 +246,27 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
         for (const view of views) if (!isStale(byId.get(view.id), view)) byId.set(view.id, view);
         set({ sessionsById: byId, sessionOrder: newestFirst(byId), ...(loaded ? { sessionsLoaded: true } : {}) });
       };
-      // At start the newest sessions come first and the whole list right after: on a data folder
-      // of tens of thousands the sidebar paints its top from the small answer instead of waiting
-      // for the big one. Not yet "loaded": the empty state, and the attention that takes the
-      // first full list as old news, wait for the whole list.
-      const head = firstCount === undefined || get().sessionsLoaded ? undefined : api['sessions:list']({ limit: firstCount });
-      const all = api['sessions:list']({});
-      if (head) {
-        const first = await head;
-        if (first.ok && !get().sessionsLoaded) merge(first.value, false);
+      // The list comes a page at a time, each from the last session of the one before: at start a
+      // screenful first, so on a data folder of tens of thousands the sidebar paints its top from
+      // a small answer; then pages that hold neither the host nor this window long (one answer of
+      // 10,000 views took the window ~250 ms to check and show). Not yet "loaded": the empty state,
+      // and the attention that takes the first full list as old news, wait for the whole list.
+      let limit = firstCount !== undefined && !get().sessionsLoaded ? firstCount : SESSIONS_PAGE;
+      let after: CommandRequest<'sessions:list'>['after'];
+      for (let listed = 0; ; ) {
+        const res = await api['sessions:list']({ limit, ...(after ? { after } : {}) });
+        if (!res.ok) {
+          if (res.error.code !== 'disconnected') get().pushNotice(`Could not load sessions: ${res.error.message}`);
+          return;
+        }
+        listed += res.value.length;
+        const last = res.value.at(-1);
+        const done = !last || res.value.length < limit || listed >= MAX_SESSIONS_LISTED;
+        merge(res.value, done);
+        if (done) return;
+        after = { createdAt: last.createdAt, id: last.id };
+        limit = Math.min(SESSIONS_PAGE, MAX_SESSIONS_LISTED - listed);
       }
-      const res = await all;
-      if (!res.ok) {
-        if (res.error.code !== 'disconnected') get().pushNotice(`Could not load sessions: ${res.error.message}`);
-        return;
-      }
-      merge(res.value, true);
     },
 
     upsertSession(view) {
