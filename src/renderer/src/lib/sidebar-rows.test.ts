@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionViewT } from '../../../shared/contract';
 import { view } from '../test-support/fake-api';
-import { activityOrder, folderLabel, holdOrder, matchesFilter, nextHeld, sidebarRows, type RowsInput } from './sidebar-rows';
+import { activityOrder, folderLabel, holdOrder, matchesFilter, nextHeld, placeInOrder, sidebarRows, type RowsInput } from './sidebar-rows';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const agentName = (agentId: string) => (agentId === 'demo' ? 'Demo agent' : agentId);
@@ -34,6 +34,34 @@ describe('activity order', () => {
       { title: 'same time, newer', createdAt: 5, lastActivityAt: 9 },
     ]);
     expect(activityOrder(byId.values()).map((i) => byId.get(i)?.title)).toEqual(['old, busy', 'new, quiet', 'same time, newer']);
+  });
+});
+
+describe('one session moved in the order', () => {
+  it('lands where the full sort puts it, over many random changes: new sessions, activity up, ties', () => {
+    // A small seeded generator: the same changes every run.
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+    const byId = sessions(Array.from({ length: 60 }, (_, i) => ({ createdAt: next(40), lastActivityAt: 40 + next(40), title: `s${i}` })));
+    let order: readonly string[] = activityOrder(byId.values());
+    for (let round = 0; round < 500; round++) {
+      const ids = [...byId.keys()];
+      const known = round % 10 === 0 ? undefined : byId.get(ids[next(ids.length)]!);
+      const changed = known
+        ? view({ ...known, lastActivityAt: next(3) === 0 ? known.lastActivityAt : 40 + next(60) })
+        : view({ id: id(1_000 + round), createdAt: next(100), lastActivityAt: 40 + next(60) });
+      byId.set(changed.id, changed);
+      order = placeInOrder(order, byId, changed);
+      expect(order).toEqual(activityOrder(byId.values()));
+    }
+  });
+
+  it('returns the same order when the session stays where it is', () => {
+    const byId = sessions([{ lastActivityAt: 30 }, { lastActivityAt: 20 }, { lastActivityAt: 10 }]);
+    const order = activityOrder(byId.values());
+    const middle = view({ ...byId.get(order[1]!)!, lastActivityAt: 25 });
+    byId.set(middle.id, middle);
+    expect(placeInOrder(order, byId, middle)).toBe(order);
   });
 });
 

@@ -205,6 +205,10 @@ export function createLifecycleActions(set: SetState, get: GetState, deps: Store
     },
 
     setSidebarVisible(ids) {
+      // The sidebar reports after every render of its rows; the same ids (a view that changed
+      // within its place) need not wake every subscriber of the store.
+      const known = get().sidebarVisible;
+      if (known.length === ids.length && known.every((id, i) => id === ids[i])) return;
       set({ sidebarVisible: ids });
     },
 

@@ -1,7 +1,7 @@
 import { MAX_SESSIONS_LISTED, type Api, type CommandRequest, type CommandResponse, type Result, type SessionViewT, type SwitchResultT, type WireError } from '../../../../../shared/contract';
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
-import { activityOrder } from '../../../lib/sidebar-rows';
+import { activityOrder, placeInOrder } from '../../../lib/sidebar-rows';
 import { sessionsSelectors } from './selectors';
 
 /** What a new session is started with (the New session dialog's choices); the host fills in what is absent. */
@@ -93,7 +93,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       };
       const byId = new Map(get().sessionsById);
       byId.set(view.id, view);
-      set({ sessionsById: byId, ...(moves(known, view) ? { sessionOrder: newestFirst(byId) } : {}) });
+      set({ sessionsById: byId, ...(moves(known, view) ? { sessionOrder: placeInOrder(get().sessionOrder, byId, view) } : {}) });
     }
     if (get().currentSessionId === answer.session.id) {
       get().applyPermissionsSnapshot(answer.pendingPermissions, mark.permissions);
@@ -274,7 +274,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       if (isStale(known, view)) return;
       const byId = new Map(get().sessionsById);
       byId.set(view.id, view);
-      set({ sessionsById: byId, ...(moves(known, view) ? { sessionOrder: newestFirst(byId) } : {}) });
+      set({ sessionsById: byId, ...(moves(known, view) ? { sessionOrder: placeInOrder(get().sessionOrder, byId, view) } : {}) });
     },
 
     async switchSession(sessionId) {
