@@ -37,7 +37,7 @@ const WRITES: Record<string, { call: (repo: SessionsRepo) => unknown; announces:
 };
 
 /** Methods that only read (or write other tables): they announce nothing. */
-const READS = ['get', 'list', 'byAcpSessionId', 'inStates', 'idleDetached', 'controlsJson', 'hasPrompt', 'recordPrompt', 'count'];
+const READS = ['get', 'list', 'listAfter', 'byAcpSessionId', 'inStates', 'idleDetached', 'controlsJson', 'hasPrompt', 'recordPrompt', 'count'];
 
 let cleanup: (() => void) | undefined;
 afterEach(() => {
@@ -89,6 +89,7 @@ describe('SessionsRepo announces every write itself', () => {
     const args: Record<string, unknown[]> = {
       get: [ID],
       list: [],
+      listAfter: [{ createdAt: NOW, id: ID }, 10],
       byAcpSessionId: ['demo', 'acp-1'],
       inStates: [['CREATED']],
       idleDetached: [NOW],
