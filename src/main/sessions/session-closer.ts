@@ -5,6 +5,7 @@ import type { SessionRow } from '../store/sessions.repo';
 import type { LiveSession } from './live-session';
 import { duringSleep, type SessionContext } from './session-context';
 import { LIVE_STATES, transition } from './state-machine';
+import { acpSdk } from '../util/acp-sdk';
 
 export interface CloseOptions {
   /** Checked synchronously right before the close begins; false aborts it (the reaper's re-check). */
@@ -140,10 +141,8 @@ export class SessionCloser {
       this.ctx.cancelRequests(sessionId, reason);
       const broker = live?.broker;
       if (broker?.isAlive && live?.acpSessionId && broker.capabilities.sessionCapabilities?.close) {
-        // Past the wait the close stays on the wire: the session's next start on this process
-        // waits for its answer (`Broker.closeAnswered`).
         await broker
-          .closeAgentSession(live.acpSessionId, o.closeTimeoutMs)
+          .request(acpSdk().methods.agent.session.close, { sessionId: live.acpSessionId }, o.closeTimeoutMs)
           .catch((err: unknown) => o.logger.warn('session/close failed', { session: sessionId, error: String(err) }));
       }
     } finally {
