@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deadPid, helperOf, PoolTestbed } from '../../test-support/pool-fixture';
 import { demoAgent } from '../../test-support/demo-agent';
-import { isLive } from '../../test-support/processes';
+import { isLive, waitUntil } from '../../test-support/processes';
 import { tempDir } from '../../test-support/temp-dir';
-import { BROKER_ENV, processStartTime } from '../../util/process-info';
+import { BROKER_ENV, processStartTime, processesMarkedWith } from '../../util/process-info';
 import type { WatchedAgent } from './protocol';
 import { reap, targetOf } from './reap';
 
@@ -66,6 +66,9 @@ describe('reap: ending recorded agents', () => {
 
   it('kills a helper that left the group by its BROKER_ENV marker, after its agent is gone', async () => {
     const escaped = bed.spawnDetached(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { ...process.env, [BROKER_ENV]: 'gone-agent' });
+    // Until it has exec'd, the new process still carries this one's environment (no marker):
+    // on a loaded machine a reap right after the spawn found nothing to kill, and it then started.
+    await waitUntil(() => processesMarkedWith(['gone-agent']).get('gone-agent')?.includes(escaped.pid as number) === true, 'the helper to start with its marker');
     const pid = await deadPid();
     expect(await reap([{ id: 'gone-agent', pid, startTime: '1', pgid: pid }], quick)).toMatchObject({ survivors: false });
     expect(isLive(escaped.pid as number)).toBe(false);
