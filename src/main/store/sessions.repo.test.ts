@@ -45,14 +45,19 @@ afterEach(() => {
   cleanup = undefined;
 });
 
-function open(): { repo: SessionsRepo; heard: SessionRowChange[] } {
+/** A new database file in a folder of its own, both gone after the test. */
+function emptyStore(): Store {
   const dir = tempDir();
   const store = Store.open(join(dir.path, 'switchboard.db'));
   cleanup = () => {
     store.dispose();
     dir.cleanup();
   };
-  const repo = store.sessions;
+  return store;
+}
+
+function open(): { repo: SessionsRepo; heard: SessionRowChange[] } {
+  const repo = emptyStore().sessions;
   repo.insert({ id: ID, agent_id: 'demo', cwd: '/', state: 'CREATED' }, NOW);
   const heard: SessionRowChange[] = [];
   repo.onDidChange((change) => heard.push(change));
@@ -124,12 +129,7 @@ describe('SessionsRepo announces every write itself', () => {
   });
 
   it('lists the newest created first along an index: no sort of every session (migration 0017)', () => {
-    const dir = tempDir();
-    const store = Store.open(join(dir.path, 'switchboard.db'));
-    cleanup = () => {
-      store.dispose();
-      dir.cleanup();
-    };
+    const store = emptyStore();
     for (const [id, at] of [['b', 2], ['a', 2], ['c', 3], ['d', 1]] as const) store.sessions.insert({ id, agent_id: 'demo', cwd: '/', state: 'CREATED' }, at);
     expect(store.sessions.list().map((r) => r.id)).toEqual(['c', 'a', 'b', 'd']);
     expect(store.sessions.list(2, 1).map((r) => r.id)).toEqual(['a', 'b']);
@@ -139,12 +139,7 @@ describe('SessionsRepo announces every write itself', () => {
   });
 
   it('reads every column of a listed row, each under its own name, as SELECT * does', () => {
-    const dir = tempDir();
-    const store = Store.open(join(dir.path, 'switchboard.db'));
-    cleanup = () => {
-      store.dispose();
-      dir.cleanup();
-    };
+    const store = emptyStore();
     const columns = (store.db.prepare('PRAGMA table_info(sessions)').all() as { name: string }[]).map((c) => c.name);
     expect([...SESSION_COLUMNS].sort()).toEqual([...columns].sort());
     // Every column different from the others, so a value read under the wrong name shows.
