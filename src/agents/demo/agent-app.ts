@@ -16,7 +16,7 @@ import { type HistoryStore, SessionJournal, type SessionMeta } from './history-s
 import type { DemoLogger } from './log';
 import type { McpMode } from './options';
 import { defaultSettings, type DemoSettings, modeName, sessionSetup, setConfigOption, setMode, setModel, setModelParams } from './session-settings';
-import { answerSlowly, reportCancel } from './slow-requests';
+import { answerSlowly, closeSlowly, reportCancel } from './slow-requests';
 import { runTurn, type TurnContext, type TurnUsage } from './turns';
 import { UpdateSender } from './update-sender';
 
@@ -357,7 +357,8 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
       log.info('model set', { sessionId: params.sessionId, modelId: params.modelId });
       return {};
     })
-    .onRequest(acp.methods.agent.session.close, ({ params }) => {
+    .onRequest(acp.methods.agent.session.close, async ({ params, signal }) => {
+      await closeSlowly(slow, signal, stderr);
       const session = live.get(params.sessionId);
       if (!session) {
         if (!store.readMeta(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);

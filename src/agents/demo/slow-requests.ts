@@ -3,9 +3,11 @@
  *
  * `--slow METHOD=MS[,METHOD=MS…]` (tests; also `SWITCHBOARD_DEMO_SLOW`): the agent waits `MS`
  * before it answers METHOD (`initialize`, `authenticate`, `session/new`, `session/load`,
- * `session/resume`, `session/fork`, `session/list`), like agents that start slowly or wait on
- * a network. A client that stops waiting should send `$/cancel_request`; the wait then ends at
- * once and the request answers -32800.
+ * `session/resume`, `session/fork`, `session/list`, `session/close`), like agents that start
+ * slowly or wait on a network. A client that stops waiting should send `$/cancel_request`; the
+ * wait then ends at once and the request answers -32800. Except `session/close`: once begun it
+ * finishes (the session is gone after MS, cancelled or not), as agents do that do not stop a
+ * close halfway (`closeSlowly`).
  *
  * A slow request says so on stderr as it begins to wait (`demo-agent: answering METHOD in MS
  * ms`), so a test knows the request arrived. Every request the client cancels with `$/cancel_request`, slow or not, is reported on stderr
@@ -17,7 +19,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { delay } from './abortable';
 
 export const SLOW_ENV = 'SWITCHBOARD_DEMO_SLOW';
-export const SLOW_METHODS = ['initialize', 'authenticate', 'session/new', 'session/load', 'session/resume', 'session/fork', 'session/list'] as const;
+export const SLOW_METHODS = ['initialize', 'authenticate', 'session/new', 'session/load', 'session/resume', 'session/fork', 'session/list', 'session/close'] as const;
 /** The line written as a slow request begins to wait. */
 export const slowLine = (method: string, ms: number): string => `demo-agent: answering ${method} in ${ms} ms`;
 /** The line written for each cancelled request. */
@@ -63,4 +65,16 @@ export async function answerSlowly(slow: ReadonlyMap<string, number>, method: st
     await delay(ms, signal);
   }
   if (signal.aborted) throw acp.RequestError.requestCancelled({ method });
+}
+
+/**
+ * Waits as `--slow session/close=MS` asks, and does not stop for a `$/cancel_request`: the
+ * close it precedes still happens (reported as any cancel is).
+ */
+export async function closeSlowly(slow: ReadonlyMap<string, number>, signal: AbortSignal, write: (line: string) => void): Promise<void> {
+  reportCancel('session/close', signal, write);
+  const ms = slow.get('session/close');
+  if (!ms) return;
+  write(slowLine('session/close', ms));
+  await new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -17,6 +17,7 @@ import { UpdateRouter, type SessionSink } from './update-router';
 import { fastPathStream } from './ingest-fast-path';
 import type { ProtocolHistory } from './protocol-history';
 import { acpSdk } from '../util/acp-sdk';
+import type { TimerHandle } from '../util/clock';
 
 export { defaultSpawn, type BrokerExit, type SpawnFn } from './agent-process';
 
@@ -92,6 +93,8 @@ export class Broker {
   private initialized = false;
   /** How to give up on each request still waiting for the agent (see `send`). */
   private readonly inFlight = new Set<(reason: 'timeout' | 'caller' | 'abandoned') => void>();
+  /** `session/close` requests the agent has not answered yet, by ACP session id (`closeAgentSession`). */
+  private readonly unansweredCloses = new Map<string, Promise<void>>();
 
   constructor(private readonly opts: BrokerOptions) {
     this.id = opts.id;
@@ -226,12 +229,66 @@ export class Broker {
     this.router.dropUnclaimed(acpSessionId);
   }
 
+  /**
+   * A request to the agent. `session/close` is never cancelled on the wire: past its deadline
+   * the caller stops waiting, but the request stays, and `closeAnswered` waits for its answer
+   * before the session is opened again on this process (`closeAgentSession`).
+   */
   request<M extends acp.AgentRequestMethod>(
     method: M,
     params: acp.AgentRequestParamsByMethod[M],
     limit?: RequestLimit,
   ): Promise<acp.AgentRequestResponsesByMethod[M]> {
+    if (method === acpSdk().methods.agent.session.close) {
+      return this.closeAgentSession((params as acp.CloseSessionRequest).sessionId, limit) as Promise<acp.AgentRequestResponsesByMethod[M]>;
+    }
     return this.send(method, params, limit) as Promise<acp.AgentRequestResponsesByMethod[M]>;
+  }
+
+  /**
+   * Tells the agent `acpSessionId` is closed (`session/close`). Resolves when it answers; rejects
+   * after `timeoutMs`, without cancelling the request: an agent may finish a close it began
+   * whatever it is told, so the request stays on the wire, and `closeAnswered` waits for its
+   * answer before the session is opened again on this process. (Opened at once, the late close
+   * could land after the resume and drop the session the next prompt goes to.)
+   */
+  private closeAgentSession(acpSessionId: string, limit: RequestLimit | undefined): Promise<acp.CloseSessionResponse> {
+    const timeoutMs = typeof limit === 'number' ? limit : limit?.timeoutMs;
+    const wire = this.send(acpSdk().methods.agent.session.close, { sessionId: acpSessionId }, { keepWaitingOnCancel: true }) as Promise<acp.CloseSessionResponse>;
+    const answered: Promise<void> = wire
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        if (this.unansweredCloses.get(acpSessionId) === answered) this.unansweredCloses.delete(acpSessionId);
+      });
+    this.unansweredCloses.set(acpSessionId, answered);
+    if (!timeoutMs) return wire;
+    return new Promise<acp.CloseSessionResponse>((resolve, reject) => {
+      const timer = this.opts.clock.setTimeout(() => reject(new AppError('agent_error', `${this.agent.name} did not answer session/close within ${timeoutMs} ms`)), timeoutMs);
+      timer?.unref?.();
+      wire.then(resolve, reject).finally(() => this.opts.clock.clearTimeout(timer));
+    });
+  }
+
+  /**
+   * True once no `session/close` of `acpSessionId` waits for the agent's answer (at once when
+   * none does); false when one still waits after `maxMs` (an agent that never answers it).
+   */
+  async closeAnswered(acpSessionId: string, maxMs: number): Promise<boolean> {
+    const waiting = this.unansweredCloses.get(acpSessionId);
+    if (!waiting) return true;
+    let timer: TimerHandle | undefined;
+    const gaveUp = new Promise<false>((resolve) => {
+      timer = this.opts.clock.setTimeout(() => resolve(false), maxMs);
+      timer?.unref?.();
+    });
+    try {
+      return await Promise.race([waiting.then(() => true as const), gaveUp]);
+    } finally {
+      if (timer !== undefined) this.opts.clock.clearTimeout(timer);
+    }
   }
 
   /**

@@ -183,3 +183,41 @@ describe('requests the agent withdraws', () => {
     expect(h!.host.service.registry.get(id)?.broker?.terminals.size).toBe(0);
   });
 });
+
+describe('a session/close the agent answers late', () => {
+  // The agent finishes a close it began, cancelled or not (`--slow session/close`), as agents do
+  // that do not stop a close halfway. The closer's 2 s wait runs on a fake clock, moved once the
+  // close is known to be waiting in the agent.
+  it('is waited for before the session opens again on the same agent process: the next prompt is answered there', async () => {
+    const clock = new FakeClock();
+    const { w, stderr } = await start({ clock, agents: [agent('slow-close', ['--slow', 'session/close=1500'])] });
+    const a = await w.call('sessions:create', { cwd: h!.dataDir, agentId: 'slow-close' });
+    // A second session keeps the agent process running after the first one's close.
+    const b = await w.call('sessions:create', { cwd: h!.dataDir, agentId: 'slow-close' });
+    // Both live on one process: b left running unwatched, a watched by the window.
+    await w.waitForState(b.id, 'DETACHED');
+    await w.call('sessions:switch', { sessionId: a.id });
+    await w.waitForState(a.id, 'ACTIVE');
+    expect(h!.host.pool.liveBrokers).toHaveLength(1);
+
+    const closing = w.call('sessions:close', { sessionId: a.id });
+    await stderr.saw(slowLine('session/close', 1_500));
+    const closeBegan = Date.now();
+    await clock.advance(2_000);
+    await closing;
+    // The closer stopped waiting; the close is still on the wire. The next prompt opens the
+    // session again on the same process: sent at once, the late close would drop it after.
+    const again = randomUUID();
+    await w.call('prompt:send', { sessionId: a.id, clientMessageId: again, text: '/history' });
+    const ended = await w.waitAnswered(a.id, again, 15_000);
+    expect(ended.payload).toMatchObject({ stopReason: 'end_turn' });
+    expect(h!.stored(a.id).filter((e) => e.kind === 'error')).toEqual([]);
+    expect(h!.host.pool.liveBrokers).toHaveLength(1);
+    // And the session is still open in the agent once that close is done: a later prompt is
+    // answered too (without the wait, the close lands after the resume and this one fails).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, closeBegan + 1_700 - Date.now())));
+    const later = randomUUID();
+    await w.call('prompt:send', { sessionId: a.id, clientMessageId: later, text: '/history' });
+    expect((await w.waitAnswered(a.id, later, 15_000)).payload).toMatchObject({ stopReason: 'end_turn' });
+  });
+});

@@ -141,6 +141,8 @@ export class SessionCloser {
       this.ctx.cancelRequests(sessionId, reason);
       const broker = live?.broker;
       if (broker?.isAlive && live?.acpSessionId && broker.capabilities.sessionCapabilities?.close) {
+        // Past the wait the close stays on the wire: the session's next start on this process
+        // waits for its answer (`Broker.closeAnswered`).
         await broker
           .request(acpSdk().methods.agent.session.close, { sessionId: live.acpSessionId }, o.closeTimeoutMs)
           .catch((err: unknown) => o.logger.warn('session/close failed', { session: sessionId, error: String(err) }));

@@ -13,6 +13,9 @@ import type { LiveSession } from './live-session';
 import type { SessionMcpServers } from './session-context';
 import { acpSdk } from '../util/acp-sdk';
 
+/** How long a session's start waits for the agent to answer an earlier `session/close` of it. */
+export const CLOSE_ANSWER_WAIT_MS = 10_000;
+
 export interface StartOptions {
   pool: BrokerPool;
   events: EventsRepo;
@@ -66,6 +69,12 @@ export async function startAgentSession(
   const dirs = additionalDirsOf(row);
   // Only agents that say they take them get the additional folders (they confine files to them too).
   const roots = caps.sessionCapabilities?.additionalDirectories && dirs.length ? { additionalDirectories: dirs } : {};
+
+  // A close of this session the agent has not answered yet (it took longer than the closer
+  // waited) could land after a resume or load sent now and drop the session again: wait for it.
+  if (known && !(await broker.closeAnswered(known, CLOSE_ANSWER_WAIT_MS))) {
+    o.log.warn('the agent has not answered session/close of this session; opening it again anyway', { session: row.id, waitedMs: CLOSE_ANSWER_WAIT_MS });
+  }
 
   // A session closed while these run: each request still waiting is cancelled on the wire.
   const limit = { timeoutMs: o.requestTimeoutMs, signal: live.signal };
