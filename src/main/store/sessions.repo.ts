@@ -108,9 +108,10 @@ export interface SessionRowChange {
 
 /**
  * Every column of `sessions`, in the order `sessionRowOf` reads them (a test holds this to the
- * table's columns). Long lists are read as arrays and made rows here: better-sqlite3 builds
- * each row object a property at a time, which for these 22 columns cost 2–3 × the whole read
- * (10,000 rows: 80–130 ms as objects, 26–40 ms as arrays made into rows of one shape).
+ * table's columns). Rows are read as arrays and made rows here: better-sqlite3 builds each row
+ * object a property at a time, which for these 22 columns cost 2–3 × the whole read (10,000
+ * rows: 80–130 ms as objects, 26–40 ms as arrays made into rows of one shape; one row by id,
+ * read for every pushed view: 8–12 µs as an object, 5–6 µs as an array).
  */
 export const SESSION_COLUMNS = [
   'id', 'agent_id', 'cwd', 'title', 'first_prompt', 'state', 'state_reason', 'acp_session_id', 'last_seq',
@@ -145,6 +146,9 @@ export function sessionRowOf(r: readonly unknown[]): SessionRow {
     can_fork: r[21] as number,
   };
 }
+
+/** Every column, in `sessionRowOf`'s order. */
+const ROW = SESSION_COLUMNS.join(', ');
 
 /** The sidebar's order, newest created first; read along `sessions_by_created` (migration 0017). */
 export const LIST_SQL = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
@@ -183,7 +187,7 @@ export class SessionsRepo {
          VALUES (@id, @agent_id, @cwd, @state, @state_reason, @additional_dirs, @acp_session_id, @title, @forked_from, @read_only, @archived_at,
            @now, @now, @now)`,
       ),
-      get: db.prepare(`SELECT * FROM sessions WHERE id = ?`),
+      get: db.prepare(`SELECT ${ROW} FROM sessions WHERE id = ?`).raw(true),
       list: db.prepare(LIST_SQL).raw(true),
       listAfter: db.prepare(LIST_AFTER_SQL).raw(true),
       setState: db.prepare(
@@ -191,7 +195,7 @@ export class SessionsRepo {
            detached_at = CASE WHEN @to = 'DETACHED' THEN @now ELSE detached_at END
          WHERE id = @id AND state = @from`,
       ),
-      byAcp: db.prepare(`SELECT * FROM sessions WHERE agent_id = ? AND acp_session_id = ? LIMIT 1`),
+      byAcp: db.prepare(`SELECT ${ROW} FROM sessions WHERE agent_id = ? AND acp_session_id = ? LIMIT 1`).raw(true),
       setAcp: db.prepare(`UPDATE sessions SET acp_session_id = ?, updated_at = ? WHERE id = ?`),
       setTitle: db.prepare(`UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?`),
       setFirstPrompt: db.prepare(
@@ -199,7 +203,7 @@ export class SessionsRepo {
       ),
       setCwd: db.prepare(`UPDATE sessions SET cwd = ?, updated_at = ? WHERE id = ?`),
       touch: db.prepare(`UPDATE sessions SET last_activity_at = ? WHERE id = ?`),
-      inStates: db.prepare(`SELECT * FROM sessions WHERE state IN (SELECT value FROM json_each(?))`),
+      inStates: db.prepare(`SELECT ${ROW} FROM sessions WHERE state IN (SELECT value FROM json_each(?))`).raw(true),
       idleDetached: db.prepare(
         `SELECT id FROM sessions WHERE state = 'DETACHED'
            AND MAX(last_activity_at, COALESCE(detached_at, 0)) <= ? ORDER BY last_activity_at LIMIT ?`,
@@ -247,7 +251,8 @@ export class SessionsRepo {
   }
 
   get(id: string): SessionRow | undefined {
-    return this.stmts.get.get(id) as SessionRow | undefined;
+    const r = this.stmts.get.get(id) as unknown[] | undefined;
+    return r && sessionRowOf(r);
   }
 
   list(limit = 10_000, offset = 0): SessionRow[] {
@@ -266,7 +271,8 @@ export class SessionsRepo {
 
   /** The session bound to `acpSessionId` of agent `agentId`, if one is. */
   byAcpSessionId(agentId: string, acpSessionId: string): SessionRow | undefined {
-    return this.stmts.byAcp.get(agentId, acpSessionId) as SessionRow | undefined;
+    const r = this.stmts.byAcp.get(agentId, acpSessionId) as unknown[] | undefined;
+    return r && sessionRowOf(r);
   }
 
   setAcpSessionId(id: string, acpSessionId: string | null, now: number): void {
@@ -291,7 +297,7 @@ export class SessionsRepo {
   }
 
   inStates(states: readonly SessionStateT[]): SessionRow[] {
-    return this.stmts.inStates.all(JSON.stringify(states)) as SessionRow[];
+    return (this.stmts.inStates.all(JSON.stringify(states)) as unknown[][]).map(sessionRowOf);
   }
 
   /** DETACHED sessions whose later of last activity and detach time is at or before `cutoff`. */
