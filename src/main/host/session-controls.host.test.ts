@@ -103,6 +103,19 @@ describe('modes, models and config options', () => {
     });
   });
 
+  it('answers what is stored now, also when the stored controls changed behind the keeper (its parse of them is kept)', async () => {
+    const { h, w, id } = await setup();
+    await controlsWhere(w, id, (c) => c.modes !== undefined);
+    expect(mode((await w.call('sessions:switch', { sessionId: id })).controls)).toBe('ask');
+    // Another writer of the row (a restore, a second code path) changes the stored JSON.
+    const stored = JSON.parse(h.host.store.sessions.controlsJson(id)!) as SessionControls;
+    h.host.store.sessions.setControlsJson(id, JSON.stringify({ ...stored, modes: { ...stored.modes!, currentModeId: 'code' } }));
+    expect(mode((await w.call('sessions:switch', { sessionId: id })).controls)).toBe('code');
+    // The keeper's own change builds on the new JSON, not on its earlier parse.
+    const afterModel = await w.call('sessions:configure', { sessionId: id, target: { kind: 'model' }, value: 'demo-smart' });
+    expect([mode(afterModel), model(afterModel)]).toEqual(['code', 'demo-smart']);
+  });
+
   it('starts a sleeping session\'s agent to change its mode', async () => {
     const { w, id } = await setup();
     await w.call('sessions:close', { sessionId: id });
