@@ -135,4 +135,33 @@ describe('migration 0007 and the search backfill', () => {
     db.prepare(`DELETE FROM sessions WHERE id = 'gone'`).run();
     expect(backfill(db).job.start()).toBe(false);
   });
+
+  it('cuts a long message into the same whole parts as live indexing does', () => {
+    const { db } = oldDatabase([]);
+    migrate(db);
+    db.prepare(`INSERT INTO sessions (id, agent_id, cwd, state, last_seq, created_at, updated_at, last_activity_at) VALUES ('s', 'demo', '/', 'ENDED', 0, 1, 1, 1)`).run();
+    const ticks: (() => void)[] = [];
+    const log = new EventLog(db, new FakeClock(), () => {}, (fn) => ticks.push(fn));
+    const tick = () => ticks.splice(0).forEach((fn) => fn());
+    log.append('s', 'user_message', { text: 'write a lot' });
+    // Chunks of uneven size, some joined in one turn: about 130 KB in 300 stored chunks.
+    for (let i = 0; i < 600; i++) {
+      log.append('s', 'agent_message', { text: `part${i} `.padEnd(50 + ((i * 37) % 400), '-') });
+      if (i % 2) tick();
+    }
+    log.append('s', 'user_message', { text: 'thanks' });
+    tick();
+    const docs = () => db.prepare(`SELECT seq FROM search_docs ORDER BY seq`).all().map((r) => (r as { seq: number }).seq);
+    const live = docs();
+    // Several parts, not one row per chunk nor one for the message.
+    expect(live.length).toBeGreaterThan(4);
+    expect(live.length).toBeLessThan(20);
+    db.exec(`DELETE FROM search_index; DELETE FROM search_docs;`);
+    db.prepare(`INSERT INTO search_backfill (session_id, upto_seq, last_activity_at) VALUES ('s', ?, 1)`).run(log.lastSeq('s'));
+    const { job, runAll, index } = backfill(db);
+    expect(job.start()).toBe(true);
+    runAll();
+    expect(docs()).toEqual(live);
+    expect(index.search('part599', 5).matches[0]?.hits.map((h) => h.seq)).toEqual([live.at(-2)]);
+  });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Store } from './store';
 import { EventLog } from './event-log';
 import { ftsQuery } from './search-query';
-import { snippetParts } from './search-index';
+import { PART_CHARS, snippetParts } from './search-index';
 import { FakeClock } from '../test-support/fake-clock';
 import { tempDir } from '../test-support/temp-dir';
 
@@ -108,6 +108,33 @@ describe('transcript search index', () => {
     expect(search('"striped horses"').matches[0]?.hits.map((h) => [h.seq, h.kind])).toEqual([[3, 'agent']]);
     // Newest first: the open message, the tool call, the message it ended (the thought is the 4th hit).
     expect(search('zebras').matches[0]?.hits.map((h) => h.seq)).toEqual([7, 6, 3]);
+  });
+
+  it('indexes a long message in whole parts of about PART_CHARS as it streams, so no end re-indexes more than one part', () => {
+    const { store, log, runTick, search } = setup();
+    const chunk = (i: number) => `word${i} `.padEnd(1_000, '.') + '\n';
+    // 200 stored chunks of 1,000 characters: about 200 KB, six whole parts and an open one.
+    for (let i = 0; i < 200; i++) {
+      log.append('a', 'agent_message', { text: chunk(i) });
+      runTick();
+    }
+    const docs = () => store.db.prepare(`SELECT seq FROM search_docs WHERE session_id = 'a' ORDER BY seq`).all().map((r) => (r as { seq: number }).seq);
+    const open = () => store.db.prepare(`SELECT first_seq, last_seq FROM search_open`).get() as { first_seq: number; last_seq: number } | undefined;
+    const per = Math.ceil(PART_CHARS / 1_000);
+    const wholeParts = Math.floor(200 / per);
+    const firstOpen = wholeParts * per + 1;
+    // A part ends with the chunk that brings it to PART_CHARS; the chunks after it are still one row each.
+    expect(docs().slice(0, wholeParts)).toEqual(Array.from({ length: wholeParts }, (_, k) => k * per + 1));
+    expect(docs().slice(wholeParts)).toEqual(Array.from({ length: 200 - firstOpen + 1 }, (_, k) => firstOpen + k));
+    expect(open()).toEqual({ first_seq: firstOpen, last_seq: 200 });
+    // Ending the message indexes only the open part whole.
+    log.append('a', 'turn_ended', { stopReason: 'end_turn' });
+    log.append('a', 'user_message', { text: 'next' });
+    runTick();
+    expect(docs()).toEqual([...Array.from({ length: wholeParts + 1 }, (_, k) => k * per + 1), 202]);
+    // Every word is found, in the part that holds it; a phrase within a part is found.
+    for (const i of [0, per - 1, per, 199]) expect(search(`word${i}`).matches[0]?.hits.map((h) => h.seq), `word${i}`).toEqual([Math.floor(i / per) * per + 1]);
+    expect(search(`"word${per + 1}"`).matches).toHaveLength(1);
   });
 
   it('indexes whole, at the next start, a message a stopped host left being written', () => {

@@ -33,6 +33,15 @@ export interface IndexRow {
   payload: string;
 }
 
+/**
+ * A message is indexed whole in parts of about this many characters: a part ends with the chunk
+ * that brings it to this size. Indexing a part indexes its text again in place of its chunks'
+ * (FTS5 tokenizes what it deletes too), on the host's loop, so a part bounds that work: a 1 MB
+ * answer ended in one piece took 37 ms at the next prompt, and 4 MB 89 ms. A phrase across two
+ * parts is not found as a phrase (its words are).
+ */
+export const PART_CHARS = 32 * 1024;
+
 /** The message of a session still being written (table `search_open`, migration 0016). */
 interface OpenMessage {
   kind: string;
@@ -44,12 +53,18 @@ interface OpenMessage {
  * The transcript search index (tables: migrations 0007 and 0016). One row per prompt, per tool
  * call title, and per whole message or thought: a message streamed as many stored chunks is
  * indexed as one text once it ends, so its snippet is the message and a phrase across two chunks
- * is found. `add` runs inside `EventLog`'s write transaction, so an event and its index rows are
+ * is found (a long one as whole parts of about `PART_CHARS`, each indexed once it is complete). `add` runs inside `EventLog`'s write transaction, so an event and its index rows are
  * stored together or not at all. Rowids of live rows grow with time (a message ended takes a new
  * one); the backfill's go below every other (see `addOlder`), so rowid order is newest first.
  */
 export class SearchIndex {
   private readonly stmts;
+  /**
+   * Characters of each open message's part so far (chunk texts). Kept in memory only: after a
+   * restart every open message is ended (`endOpenMessages`), and a session forgotten meanwhile
+   * counts its part from 0 again (the part grows at most twice as long).
+   */
+  private readonly partChars = new Map<string, number>();
 
   constructor(db: Db) {
     this.stmts = {
@@ -89,11 +104,26 @@ export class SearchIndex {
     if (open && open.kind === e.kind) {
       this.insert(e.sessionId, e.seq, searchableText(e));
       this.stmts.openGrow.run(e.seq, e.sessionId);
+      this.grow(e.sessionId, { ...open, last_seq: e.seq }, chunkChars(e));
       return;
     }
     if (open) this.end(e.sessionId, open);
     this.insert(e.sessionId, e.seq, searchableText(e));
-    if (MESSAGE_KINDS.has(e.kind)) this.stmts.openStart.run(e.sessionId, e.kind, e.seq, e.seq);
+    if (!MESSAGE_KINDS.has(e.kind)) return;
+    this.stmts.openStart.run(e.sessionId, e.kind, e.seq, e.seq);
+    this.grow(e.sessionId, { kind: e.kind, first_seq: e.seq, last_seq: e.seq }, chunkChars(e));
+  }
+
+  /** The session is not live any more: its open part's size is not kept (see `partChars`). */
+  forget(sessionId: string): void {
+    this.partChars.delete(sessionId);
+  }
+
+  /** A chunk joined the open message: a part that reached `PART_CHARS` is indexed whole now. */
+  private grow(sessionId: string, open: OpenMessage, chars: number): void {
+    const total = (this.partChars.get(sessionId) ?? 0) + chars;
+    if (total >= PART_CHARS) this.end(sessionId, open);
+    else this.partChars.set(sessionId, total);
   }
 
   /**
@@ -132,9 +162,19 @@ export class SearchIndex {
       // Rows are newest first: the message runs down to the last row of its kind in a row.
       let j = i;
       while (j + 1 < rows.length && rows[j + 1]!.kind === r.kind) j++;
-      const parts: string[] = [];
-      for (let k = j; k >= i; k--) parts.push(chunkText(rows[k]!));
-      put(r.session_id, rows[j]!.seq, messageText(parts));
+      // Cut into parts as `add` cuts it (oldest first), then indexed newest part first.
+      const parts: { seq: number; texts: string[] }[] = [];
+      let chars = PART_CHARS;
+      for (let k = j; k >= i; k--) {
+        if (chars >= PART_CHARS) {
+          parts.push({ seq: rows[k]!.seq, texts: [] });
+          chars = 0;
+        }
+        const text = chunkText(rows[k]!);
+        parts[parts.length - 1]!.texts.push(text);
+        chars += text.length;
+      }
+      for (let p = parts.length - 1; p >= 0; p--) put(r.session_id, parts[p]!.seq, messageText(parts[p]!.texts));
       i = j + 1;
     }
     return added;
@@ -179,6 +219,7 @@ export class SearchIndex {
 
   /** A message ended: its chunks' rows give way to one row of its whole text, under its first seq. */
   private end(sessionId: string, m: OpenMessage): void {
+    this.partChars.delete(sessionId);
     this.stmts.openEnd.run(sessionId);
     // One chunk is already indexed as it is.
     if (m.first_seq === m.last_seq) return;
@@ -198,6 +239,11 @@ function rowText(r: IndexRow): string | undefined {
 function chunkText(r: IndexRow): string {
   const e = eventFromRow({ ...r, at: 0 });
   return e.kind === 'agent_message' || e.kind === 'agent_thought' ? e.payload.text : '';
+}
+
+/** The characters a live chunk adds to its message's part. */
+function chunkChars(e: SessionEventT): number {
+  return e.kind === 'agent_message' || e.kind === 'agent_thought' ? e.payload.text.length : 0;
 }
 
 /** The searchable text of a whole message from its chunks, or undefined when it says nothing. */
