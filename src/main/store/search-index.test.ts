@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Store } from './store';
 import { EventLog } from './event-log';
 import { ftsQuery } from './search-query';
-import { PART_CHARS, snippetParts } from './search-index';
+import { PART_CHARS, PART_CHUNKS, snippetParts } from './search-index';
 import { FakeClock } from '../test-support/fake-clock';
 import { tempDir } from '../test-support/temp-dir';
 
@@ -135,6 +135,19 @@ describe('transcript search index', () => {
     // Every word is found, in the part that holds it; a phrase within a part is found.
     for (const i of [0, per - 1, per, 199]) expect(search(`word${i}`).matches[0]?.hits.map((h) => h.seq), `word${i}`).toEqual([Math.floor(i / per) * per + 1]);
     expect(search(`"word${per + 1}"`).matches).toHaveLength(1);
+  });
+
+  it('ends a part at PART_CHUNKS stored chunks too, however short they are', () => {
+    const { store, log, runTick, search } = setup();
+    // Distinct message ids keep every chunk a row of its own (nothing joins them).
+    for (let i = 0; i < 2 * PART_CHUNKS + 10; i++) {
+      log.append('a', 'agent_message', { text: `w${i} `, messageId: `m${i}` });
+      runTick();
+    }
+    const rows = store.db.prepare(`SELECT COUNT(*) AS n FROM search_docs WHERE session_id = 'a'`).get() as { n: number };
+    // Two whole parts and the ten chunks of the open one.
+    expect(rows.n).toBe(2 + 10);
+    expect(search(`w${PART_CHUNKS + 5}`).matches[0]?.hits.map((h) => h.seq)).toEqual([PART_CHUNKS + 1]);
   });
 
   it('indexes whole, at the next start, a message a stopped host left being written', () => {

@@ -34,13 +34,15 @@ export interface IndexRow {
 }
 
 /**
- * A message is indexed whole in parts of about this many characters: a part ends with the chunk
- * that brings it to this size. Indexing a part indexes its text again in place of its chunks'
- * (FTS5 tokenizes what it deletes too), on the host's loop, so a part bounds that work: a 1 MB
- * answer ended in one piece took 37 ms at the next prompt, and 4 MB 89 ms. A phrase across two
- * parts is not found as a phrase (its words are).
+ * A message is indexed whole in parts of about this many characters, or this many stored chunks:
+ * a part ends with the chunk that brings it to either. Indexing a part indexes its text again in
+ * place of its chunks' rows (FTS5 tokenizes what it deletes too), on the host's loop, so a part
+ * bounds that work: a 1 MB answer ended in one piece took 37 ms at the next prompt, 4 MB 89 ms,
+ * and 3,300 chunks of 10 characters 30–50 ms. A phrase across two parts is not found as a phrase
+ * (its words are).
  */
 export const PART_CHARS = 32 * 1024;
+export const PART_CHUNKS = 1_000;
 
 /** The message of a session still being written (table `search_open`, migration 0016). */
 interface OpenMessage {
@@ -53,18 +55,19 @@ interface OpenMessage {
  * The transcript search index (tables: migrations 0007 and 0016). One row per prompt, per tool
  * call title, and per whole message or thought: a message streamed as many stored chunks is
  * indexed as one text once it ends, so its snippet is the message and a phrase across two chunks
- * is found (a long one as whole parts of about `PART_CHARS`, each indexed once it is complete). `add` runs inside `EventLog`'s write transaction, so an event and its index rows are
- * stored together or not at all. Rowids of live rows grow with time (a message ended takes a new
+ * is found (a long one in whole parts, `PART_CHARS`, each indexed once it is complete). `add`
+ * runs inside `EventLog`'s write transaction, so an event and its index rows are stored together
+ * or not at all. Rowids of live rows grow with time (a message ended takes a new
  * one); the backfill's go below every other (see `addOlder`), so rowid order is newest first.
  */
 export class SearchIndex {
   private readonly stmts;
   /**
-   * Characters of each open message's part so far (chunk texts). Kept in memory only: after a
-   * restart every open message is ended (`endOpenMessages`), and a session forgotten meanwhile
+   * Characters and stored chunks of each open message's part so far. Kept in memory only: after
+   * a restart every open message is ended (`endOpenMessages`), and a session forgotten meanwhile
    * counts its part from 0 again (the part grows at most twice as long).
    */
-  private readonly partChars = new Map<string, number>();
+  private readonly partSize = new Map<string, { chars: number; chunks: number }>();
 
   constructor(db: Db) {
     this.stmts = {
@@ -77,7 +80,14 @@ export class SearchIndex {
       openStart: db.prepare(`INSERT INTO search_open (session_id, kind, first_seq, last_seq) VALUES (?, ?, ?, ?)`),
       openGrow: db.prepare(`UPDATE search_open SET last_seq = ? WHERE session_id = ?`),
       openEnd: db.prepare(`DELETE FROM search_open WHERE session_id = ?`),
-      chunks: db.prepare(`SELECT session_id, seq, kind, payload FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? AND kind = ? ORDER BY seq`),
+      // The chunks' texts, read by SQLite: a part can be a thousand rows (a valid payload's
+      // `text`, as the transcript reads it; anything else, an unreadable row, adds nothing).
+      chunkTexts: db
+        .prepare(
+          `SELECT CASE WHEN json_valid(payload) AND json_type(payload, '$.text') = 'text' THEN json_extract(payload, '$.text') ELSE '' END
+             FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? AND kind = ? ORDER BY seq`,
+        )
+        .pluck(),
       forgetTexts: db.prepare(`DELETE FROM search_index WHERE rowid IN (SELECT id FROM search_docs WHERE session_id = ? AND seq BETWEEN ? AND ?)`),
       forgetDocs: db.prepare(`DELETE FROM search_docs WHERE session_id = ? AND seq BETWEEN ? AND ?`),
       // The inner query is answered by FTS5 in rowid order: it stops after `limit` hits and
@@ -114,16 +124,18 @@ export class SearchIndex {
     this.grow(e.sessionId, { kind: e.kind, first_seq: e.seq, last_seq: e.seq }, chunkChars(e));
   }
 
-  /** The session is not live any more: its open part's size is not kept (see `partChars`). */
+  /** The session is not live any more: its open part's size is not kept (see `partSize`). */
   forget(sessionId: string): void {
-    this.partChars.delete(sessionId);
+    this.partSize.delete(sessionId);
   }
 
-  /** A chunk joined the open message: a part that reached `PART_CHARS` is indexed whole now. */
+  /** A chunk joined the open message: a part that reached its size is indexed whole now. */
   private grow(sessionId: string, open: OpenMessage, chars: number): void {
-    const total = (this.partChars.get(sessionId) ?? 0) + chars;
-    if (total >= PART_CHARS) this.end(sessionId, open);
-    else this.partChars.set(sessionId, total);
+    const size = this.partSize.get(sessionId) ?? { chars: 0, chunks: 0 };
+    size.chars += chars;
+    size.chunks++;
+    if (partIsFull(size)) this.end(sessionId, open);
+    else this.partSize.set(sessionId, size);
   }
 
   /**
@@ -164,15 +176,17 @@ export class SearchIndex {
       while (j + 1 < rows.length && rows[j + 1]!.kind === r.kind) j++;
       // Cut into parts as `add` cuts it (oldest first), then indexed newest part first.
       const parts: { seq: number; texts: string[] }[] = [];
-      let chars = PART_CHARS;
+      const size = { chars: PART_CHARS, chunks: PART_CHUNKS };
       for (let k = j; k >= i; k--) {
-        if (chars >= PART_CHARS) {
+        if (partIsFull(size)) {
           parts.push({ seq: rows[k]!.seq, texts: [] });
-          chars = 0;
+          size.chars = 0;
+          size.chunks = 0;
         }
         const text = chunkText(rows[k]!);
         parts[parts.length - 1]!.texts.push(text);
-        chars += text.length;
+        size.chars += text.length;
+        size.chunks++;
       }
       for (let p = parts.length - 1; p >= 0; p--) put(r.session_id, parts[p]!.seq, messageText(parts[p]!.texts));
       i = j + 1;
@@ -219,14 +233,14 @@ export class SearchIndex {
 
   /** A message ended: its chunks' rows give way to one row of its whole text, under its first seq. */
   private end(sessionId: string, m: OpenMessage): void {
-    this.partChars.delete(sessionId);
+    this.partSize.delete(sessionId);
     this.stmts.openEnd.run(sessionId);
     // One chunk is already indexed as it is.
     if (m.first_seq === m.last_seq) return;
-    const chunks = this.stmts.chunks.all(sessionId, m.first_seq, m.last_seq, m.kind) as IndexRow[];
+    const texts = this.stmts.chunkTexts.all(sessionId, m.first_seq, m.last_seq, m.kind) as string[];
     this.stmts.forgetTexts.run(sessionId, m.first_seq, m.last_seq);
     this.stmts.forgetDocs.run(sessionId, m.first_seq, m.last_seq);
-    this.insert(sessionId, m.first_seq, messageText(chunks.map(chunkText)));
+    this.insert(sessionId, m.first_seq, messageText(texts));
   }
 }
 
@@ -239,6 +253,11 @@ function rowText(r: IndexRow): string | undefined {
 function chunkText(r: IndexRow): string {
   const e = eventFromRow({ ...r, at: 0 });
   return e.kind === 'agent_message' || e.kind === 'agent_thought' ? e.payload.text : '';
+}
+
+/** A part this big ends with the chunk that made it so. */
+function partIsFull(size: { chars: number; chunks: number }): boolean {
+  return size.chars >= PART_CHARS || size.chunks >= PART_CHUNKS;
 }
 
 /** The characters a live chunk adds to its message's part. */

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SearchProgressT } from '../../../shared/contract';
 import { tempDir } from '../../test-support/temp-dir';
 import { SearchBackfill } from '../search-backfill';
-import { SearchIndex } from '../search-index';
+import { PART_CHUNKS, SearchIndex } from '../search-index';
 import { latestVersion, migrate } from './index';
 
 const dirs: { cleanup(): void }[] = [];
@@ -92,9 +92,11 @@ describe('migration 0016 (search whole messages)', () => {
     migrate(db);
     const { index, progress } = runBackfill(db);
     expect(progress.at(-1)).toEqual({ indexed: 3_100, total: 3_100, done: true });
-    // One row for the whole message, one per prompt: no chunk indexed alone, none twice.
-    expect(count(db, 'search_docs')).toBe(1 + 1 + 500);
+    // The message in whole parts of PART_CHUNKS chunks (seqs 2, 1,002 and 2,002), one row per
+    // prompt: no chunk indexed alone, none twice.
+    expect(PART_CHUNKS).toBe(1_000);
+    expect(count(db, 'search_docs')).toBe(1 + 3 + 500);
     expect(index.search('alpha', 5).matches[0]?.hits.map((h) => h.seq)).toEqual([2]);
-    expect(index.search('omega', 5).matches[0]?.hits.map((h) => h.seq)).toEqual([2]);
+    expect(index.search('omega', 5).matches[0]?.hits.map((h) => h.seq)).toEqual([2_002]);
   });
 });
