@@ -1,7 +1,7 @@
 /**
  * backup_stream_p99_ms: a daily backup of a large database (1 GB by default) taken by the
  * host's `Backups` while a stream of 1,000 events/s is stored through the host's own EventLog
- * in the same process. Each event's latency is from the moment it was due to the moment its
+ * in the same process, set up as SessionHost does (its write slice, WAL checkpoints in a worker). Each event's latency is from the moment it was due to the moment its
  * transaction committed (the EventLog's commit callback). Printed: the stream's p50/p99/max
  * before and during the backup, the event loop's longest delay during it, the backup's
  * duration (snapshot, seal, quick_check and fsync, in a worker thread).
@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Backups } from '../../src/main/datadir/backups';
-import { EventLog } from '../../src/main/store/event-log';
+import { WalCheckpoints } from '../../src/main/datadir/wal-checkpoints';
+import { EventLog, HOST_WRITE_SLICE } from '../../src/main/store/event-log';
 import { Store } from '../../src/main/store/store';
 import { systemClock } from '../../src/main/util/clock';
 import { silentLogger } from '../../src/main/util/log';
@@ -82,17 +83,28 @@ export async function measureBackup(o: BackupBenchOptions): Promise<BackupBenchR
   try {
     const sessionId = randomUUID();
     store.sessions.insert({ id: sessionId, agent_id: 'demo', cwd: '/tmp', state: 'ACTIVE' }, Date.now());
-    // The host's writer: batched per tick, committed before anyone hears of it.
+    // The host's writer as SessionHost sets it up: batched per tick in time slices, committed
+    // before anyone hears of it, the WAL checkpointed by a worker after writes (the host's own
+    // connection checkpoints nothing itself).
+    const checkpoints = new WalCheckpoints({ db: store.db, file, log: silentLogger });
     const due = new Map<number, number>();
     const latencies: { at: number; ms: number }[] = [];
-    const log = new EventLog(store.db, systemClock, (events) => {
-      const now = performance.now();
-      for (const e of events) {
-        const when = due.get(e.seq);
-        if (when !== undefined) latencies.push({ at: when, ms: now - when });
-        due.delete(e.seq);
-      }
-    });
+    const log = new EventLog(
+      store.db,
+      systemClock,
+      (events) => {
+        checkpoints.noteWrite();
+        const now = performance.now();
+        for (const e of events) {
+          const when = due.get(e.seq);
+          if (when !== undefined) latencies.push({ at: when, ms: now - when });
+          due.delete(e.seq);
+        }
+      },
+      undefined,
+      undefined,
+      HOST_WRITE_SLICE,
+    );
     const start = performance.now();
     let sent = 0;
     // Every millisecond, as many events as are due by now: a steady `rate` per second.
@@ -120,6 +132,7 @@ export async function measureBackup(o: BackupBenchOptions): Promise<BackupBenchR
     await wait(500);
     clearInterval(stream);
     log.dispose();
+    await checkpoints.dispose();
 
     const summarise = (rows: { ms: number }[]) => ({
       p50: percentile(rows.map((r) => r.ms), 50),
