@@ -29,6 +29,7 @@ import { dataPaths } from '../datadir/paths';
 import { DEFAULT_BACKUPS_KEPT } from '../datadir/settings';
 import { StorageCare } from '../datadir/storage-care';
 import { WalCheckpoints } from '../datadir/wal-checkpoints';
+import { SearchMerges } from '../store/search-merges';
 import { StorageHealth } from '../datadir/storage-health';
 import { PermissionGate } from '../permissions/permission-gate';
 import { QuestionGate } from '../permissions/question-gate';
@@ -194,6 +195,8 @@ export class SessionHost implements HostPort {
   readonly storage: StorageHealth;
   /** WAL checkpoints in a worker thread, so none runs inside a commit on this loop. */
   private readonly checkpoints: WalCheckpoints;
+  /** The search index's merges, a step per turn, so none runs inside a commit (ADR 0030). */
+  private readonly searchMerges: SearchMerges;
   readonly searchBackfill: SearchBackfill;
   readonly liveSettings: LiveSettings;
   /** The person's MCP servers: Settings, Test, Import, and what each session is given. */
@@ -295,6 +298,7 @@ export class SessionHost implements HostPort {
       clock,
       (events) => {
         this.checkpoints.noteWrite();
+        this.searchMerges.noteWrite();
         this.storage.succeeded();
         for (const event of events) this.clients.toWatchers(event.sessionId, 'session:event', event);
       },
@@ -305,12 +309,14 @@ export class SessionHost implements HostPort {
       },
       HOST_WRITE_SLICE,
     );
+    this.searchMerges = new SearchMerges(this.store.db, undefined, (err) => this.log.warn('merging the search index failed; it goes on unmerged', { error: String(err) }));
     const reportProgress = searchProgressReporter({ clock, log: this.log, push: (progress) => this.clients.broadcast('search:progress', progress) });
     this.searchBackfill = new SearchBackfill({
       db: this.store.db,
       index: this.eventLog.search,
       schedule: (fn) => setImmediate(fn),
       onProgress: (progress) => {
+        this.searchMerges.noteWrite();
         if (!this.shutdownPromise) reportProgress(progress);
       },
     });
@@ -619,7 +625,7 @@ export class SessionHost implements HostPort {
       { part: 'watchdog', run: () => this.watchdog.dispose() },
       { part: 'sessions', run: () => this.service.endAllStored(reason) },
       { part: 'workspace', run: () => this.workspace.abandon() },
-      { part: 'search index', run: () => this.searchBackfill.dispose() },
+      { part: 'search index', run: () => (this.searchBackfill.dispose(), this.searchMerges.dispose()) },
       { part: 'subscriptions', run: () => this.subscriptions.dispose() },
       { part: 'session views', run: () => this.viewPush.dispose() },
       { part: 'timers', run: () => (this.timers.dispose(), this.suspend.dispose()) },
