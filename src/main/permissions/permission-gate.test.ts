@@ -1,10 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PermissionViewT } from '../../shared/contract';
-import { Store } from '../store/store';
-import { tempDir } from '../test-support/temp-dir';
+import { tempStore } from '../test-support/temp-store';
 import { FakeClock, flushMicrotasks } from '../test-support/fake-clock';
 import { TimerQueue } from '../util/timer-queue';
 import { PermissionGate } from './permission-gate';
@@ -40,12 +38,7 @@ const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 function setup(timeoutMs = 60_000) {
-  const dir = tempDir();
-  const store = Store.open(join(dir.path, 'host.db'));
-  cleanups.push(() => {
-    store.dispose();
-    dir.cleanup();
-  });
+  const store = tempStore(cleanups);
   const clock = new FakeClock();
   const timers = new TimerQueue(clock);
   const watchers = new Map<string, number>();

@@ -4,6 +4,7 @@ import { Store } from './store';
 import { EventLog } from './event-log';
 import { FakeClock } from '../test-support/fake-clock';
 import { tempDir } from '../test-support/temp-dir';
+import { tempStore } from '../test-support/temp-store';
 import type { SessionEventT } from '../../shared/contract';
 
 const cleanups: (() => void)[] = [];
@@ -132,12 +133,7 @@ describe('EventLog', () => {
   });
 
   it('reports a failed write instead of throwing, and keeps seqs gap-free afterwards', () => {
-    const dir = tempDir();
-    const store = Store.open(join(dir.path, 'host.db'));
-    cleanups.push(() => {
-      store.dispose();
-      dir.cleanup();
-    });
+    const store = tempStore(cleanups);
     store.sessions.insert({ id: 'a', agent_id: 'demo', cwd: '/', state: 'CREATED' }, 1);
     const failures: number[] = [];
     const committed: SessionEventT[] = [];
@@ -168,12 +164,7 @@ describe('EventLog', () => {
   describe('a write that runs out of its time slice', () => {
     /** A log whose slice clock moves 1 ms each time it is read: a 3 ms slice writes 3 events. */
     function sliced() {
-      const dir = tempDir();
-      const store = Store.open(join(dir.path, 'host.db'));
-      cleanups.push(() => {
-        store.dispose();
-        dir.cleanup();
-      });
+      const store = tempStore(cleanups);
       for (const id of ['a', 'b']) store.sessions.insert({ id, agent_id: 'demo', cwd: '/', state: 'CREATED' }, 1);
       let ms = 0;
       const commits: SessionEventT[][] = [];

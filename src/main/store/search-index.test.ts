@@ -1,23 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { join } from 'node:path';
-import { Store } from './store';
 import { EventLog } from './event-log';
 import { ftsQuery } from './search-query';
 import { PART_CHARS, PART_CHUNKS, snippetParts } from './search-index';
 import { FakeClock } from '../test-support/fake-clock';
-import { tempDir } from '../test-support/temp-dir';
+import { tempStore } from '../test-support/temp-store';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 function setup(sessions = ['a', 'b', 'c']) {
-  const dir = tempDir();
-  const store = Store.open(join(dir.path, 'host.db'));
-  cleanups.push(() => {
-    store.dispose();
-    dir.cleanup();
-  });
+  const store = tempStore(cleanups);
   const clock = new FakeClock();
   const ticks: (() => void)[] = [];
   const errors: unknown[] = [];

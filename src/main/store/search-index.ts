@@ -57,8 +57,8 @@ interface OpenMessage {
  * indexed as one text once it ends, so its snippet is the message and a phrase across two chunks
  * is found (a long one in whole parts, `PART_CHARS`, each indexed once it is complete). `add`
  * runs inside `EventLog`'s write transaction, so an event and its index rows are stored together
- * or not at all. Rowids of live rows grow with time (a message ended takes a new
- * one); the backfill's go below every other (see `addOlder`), so rowid order is newest first.
+ * or not at all. Rowids of live rows grow with time (a message ended takes a new one); the
+ * backfill's go below every other (see `addOlder`), so rowid order is newest first.
  */
 export class SearchIndex {
   private readonly stmts;
@@ -114,14 +114,14 @@ export class SearchIndex {
     if (open && open.kind === e.kind) {
       this.insert(e.sessionId, e.seq, searchableText(e));
       this.stmts.openGrow.run(e.seq, e.sessionId);
-      this.grow(e.sessionId, { ...open, last_seq: e.seq }, chunkChars(e));
+      this.grow(e.sessionId, { ...open, last_seq: e.seq }, messageChunkText(e).length);
       return;
     }
     if (open) this.end(e.sessionId, open);
     this.insert(e.sessionId, e.seq, searchableText(e));
     if (!MESSAGE_KINDS.has(e.kind)) return;
     this.stmts.openStart.run(e.sessionId, e.kind, e.seq, e.seq);
-    this.grow(e.sessionId, { kind: e.kind, first_seq: e.seq, last_seq: e.seq }, chunkChars(e));
+    this.grow(e.sessionId, { kind: e.kind, first_seq: e.seq, last_seq: e.seq }, messageChunkText(e).length);
   }
 
   /** The session is not live any more: its open part's size is not kept (see `partSize`). */
@@ -251,18 +251,17 @@ function rowText(r: IndexRow): string | undefined {
 
 /** A chunk's raw text (white space kept: the chunks join into the message as the agent sent it). */
 function chunkText(r: IndexRow): string {
-  const e = eventFromRow({ ...r, at: 0 });
+  return messageChunkText(eventFromRow({ ...r, at: 0 }));
+}
+
+/** The text an event adds to a message: an agent message's or thought's chunk, else nothing. */
+function messageChunkText(e: SessionEventT): string {
   return e.kind === 'agent_message' || e.kind === 'agent_thought' ? e.payload.text : '';
 }
 
 /** A part this big ends with the chunk that made it so. */
 function partIsFull(size: { chars: number; chunks: number }): boolean {
   return size.chars >= PART_CHARS || size.chunks >= PART_CHUNKS;
-}
-
-/** The characters a live chunk adds to its message's part. */
-function chunkChars(e: SessionEventT): number {
-  return e.kind === 'agent_message' || e.kind === 'agent_thought' ? e.payload.text.length : 0;
 }
 
 /** The searchable text of a whole message from its chunks, or undefined when it says nothing. */

@@ -1,21 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
 import { EventLog } from './event-log';
 import { SearchMerges } from './search-merges';
-import { Store } from './store';
 import { FakeClock } from '../test-support/fake-clock';
-import { tempDir } from '../test-support/temp-dir';
+import { tempStore } from '../test-support/temp-store';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 function setup() {
-  const dir = tempDir();
-  const store = Store.open(join(dir.path, 'host.db'));
-  cleanups.push(() => {
-    store.dispose();
-    dir.cleanup();
-  });
+  const store = tempStore(cleanups);
   const clock = new FakeClock();
   store.sessions.insert({ id: 's', agent_id: 'demo', cwd: '/', state: 'ACTIVE' }, clock.now());
   const writes: (() => void)[] = [];

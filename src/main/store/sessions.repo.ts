@@ -151,14 +151,14 @@ export function sessionRowOf(r: readonly unknown[]): SessionRow {
 const ROW = SESSION_COLUMNS.join(', ');
 
 /** The sidebar's order, newest created first; read along `sessions_by_created` (migration 0017). */
-export const LIST_SQL = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
+export const LIST_SQL = `SELECT ${ROW} FROM sessions ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
 
 /**
  * The same order from just after a listed session (`@createdAt`, `@id`): a window reads a long
  * list a page at a time, and a session made or deleted meanwhile moves no page's start (an
  * offset would repeat or skip one). A range of the index, then its order: no sort.
  */
-export const LIST_AFTER_SQL = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions
+export const LIST_AFTER_SQL = `SELECT ${ROW} FROM sessions
   WHERE created_at <= @createdAt AND NOT (created_at = @createdAt AND id <= @id)
   ORDER BY created_at DESC, id LIMIT @limit`;
 
