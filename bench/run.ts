@@ -13,6 +13,7 @@ import type { BenchGroup } from './lib/types';
 import { acpxComparison } from './metrics/acpx';
 import { gitMetrics } from './metrics/git';
 import { backup } from './metrics/backup';
+import { walGrowth } from './metrics/wal-growth';
 import { bigDb } from './metrics/big-db';
 import { hostLoop } from './metrics/host-loop';
 import { hostMetrics } from './metrics/host-scale';
@@ -28,7 +29,7 @@ import { windowMetrics } from './metrics/window';
 import { worktreeCreateMetrics } from './metrics/worktree-create';
 
 /** In table order. */
-const GROUPS: BenchGroup[] = [stream, windowMetrics, openArchive, ingest, acpxComparison, hostLoop, latency, switching, search, gitMetrics, worktreeCreateMetrics, hostMetrics, serveReady, soak, backup, bigDb];
+const GROUPS: BenchGroup[] = [stream, windowMetrics, openArchive, ingest, acpxComparison, hostLoop, latency, switching, search, gitMetrics, worktreeCreateMetrics, hostMetrics, serveReady, soak, backup, walGrowth, bigDb];
 
 let code: number;
 try {

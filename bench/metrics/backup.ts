@@ -1,7 +1,7 @@
 /**
  * backup_stream_p99_ms: a daily backup of a large database (1 GB by default) taken by the
  * host's `Backups` while a stream of 1,000 events/s is stored through the host's own EventLog
- * in the same process, set up as SessionHost does (its write slice, WAL checkpoints in a worker). Each event's latency is from the moment it was due to the moment its
+ * in the same process, set up as SessionHost does (bench/lib/host-writer.ts). Each event's latency is from the moment it was due to the moment its
  * transaction committed (the EventLog's commit callback). Printed: the stream's p50/p99/max
  * before and during the backup, the event loop's longest delay during it, the backup's
  * duration (snapshot, seal, quick_check and fsync, in a worker thread).
@@ -17,11 +17,10 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Backups } from '../../src/main/datadir/backups';
-import { WalCheckpoints } from '../../src/main/datadir/wal-checkpoints';
-import { EventLog, HOST_WRITE_SLICE } from '../../src/main/store/event-log';
 import { Store } from '../../src/main/store/store';
 import { systemClock } from '../../src/main/util/clock';
 import { silentLogger } from '../../src/main/util/log';
+import { hostWriter, steadyStream } from '../lib/host-writer';
 import { fmt, percentile } from '../lib/stats';
 import type { BenchContext, BenchGroup, Metric } from '../lib/types';
 
@@ -83,41 +82,18 @@ export async function measureBackup(o: BackupBenchOptions): Promise<BackupBenchR
   try {
     const sessionId = randomUUID();
     store.sessions.insert({ id: sessionId, agent_id: 'demo', cwd: '/tmp', state: 'ACTIVE' }, Date.now());
-    // The host's writer as SessionHost sets it up: batched per tick in time slices, committed
-    // before anyone hears of it, the WAL checkpointed by a worker after writes (the host's own
-    // connection checkpoints nothing itself).
-    const checkpoints = new WalCheckpoints({ db: store.db, file, log: silentLogger });
+    // The host's writer as SessionHost sets it up (bench/lib/host-writer.ts).
     const due = new Map<number, number>();
     const latencies: { at: number; ms: number }[] = [];
-    const log = new EventLog(
-      store.db,
-      systemClock,
-      (events) => {
-        checkpoints.noteWrite();
-        const now = performance.now();
-        for (const e of events) {
-          const when = due.get(e.seq);
-          if (when !== undefined) latencies.push({ at: when, ms: now - when });
-          due.delete(e.seq);
-        }
-      },
-      undefined,
-      undefined,
-      HOST_WRITE_SLICE,
-    );
-    const start = performance.now();
-    let sent = 0;
-    // Every millisecond, as many events as are due by now: a steady `rate` per second.
-    const stream = setInterval(() => {
-      const shouldHave = Math.floor(((performance.now() - start) / 1000) * o.rate);
-      while (sent < shouldHave) {
-        const dueAt = start + (sent * 1000) / o.rate;
-        sent++;
-        // Distinct message ids: each event is its own row, as a stream of tool calls would be.
-        const seq = log.append(sessionId, 'agent_message', { text: `event ${sent}`, messageId: `m${sent}` });
-        due.set(seq, dueAt);
+    const writer = hostWriter(store, file, (events) => {
+      const now = performance.now();
+      for (const e of events) {
+        const when = due.get(e.seq);
+        if (when !== undefined) latencies.push({ at: when, ms: now - when });
+        due.delete(e.seq);
       }
-    }, 1);
+    });
+    const stream = steadyStream(writer.log, sessionId, o.rate, (seq, dueAt) => due.set(seq, dueAt));
 
     const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
     await wait(3_000);
@@ -130,9 +106,8 @@ export async function measureBackup(o: BackupBenchOptions): Promise<BackupBenchR
     const backupEnd = performance.now();
     loop.disable();
     await wait(500);
-    clearInterval(stream);
-    log.dispose();
-    await checkpoints.dispose();
+    stream.stop();
+    await writer.dispose();
 
     const summarise = (rows: { ms: number }[]) => ({
       p50: percentile(rows.map((r) => r.ms), 50),

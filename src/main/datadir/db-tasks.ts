@@ -100,9 +100,16 @@ export function runDbTask<T extends DbTask>(task: T, signal?: AbortSignal): Prom
   });
 }
 
+/**
+ * `passive` copies what it can and never waits; `truncate` also starts the WAL over and cuts its
+ * file to nothing, for which no write may be in progress and no reader on an older snapshot
+ * (the worker's connection does not wait for them: busy, it copies what it can and says so).
+ */
+export type CheckpointMode = 'passive' | 'truncate';
+
 export interface CheckpointWorker {
-  /** Runs one passive checkpoint; rejects if the worker is gone. */
-  checkpoint(): Promise<CheckpointResult>;
+  /** Runs one checkpoint; rejects if the worker is gone. */
+  checkpoint(mode?: CheckpointMode): Promise<CheckpointResult>;
   /** Ends the worker (its connection closes; a checkpoint in flight finishes first in SQLite's eyes). */
   close(): Promise<void>;
 }
@@ -129,11 +136,11 @@ export function checkpointWorker(file: string, nativeBinding?: string): Checkpoi
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the checkpoint worker exited (${code})`)));
   return {
-    checkpoint: () =>
+    checkpoint: (mode = 'passive') =>
       new Promise((resolve, reject) => {
         if (gone) return reject(gone);
         waiting.push({ resolve, reject });
-        worker.postMessage('checkpoint');
+        worker.postMessage(mode satisfies CheckpointMode);
       }),
     close: async () => {
       await worker.terminate();

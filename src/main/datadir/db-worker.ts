@@ -9,7 +9,7 @@ import { fsyncPath } from '../store/compact';
 import { checkDatabaseFile } from '../store/db-check';
 import { storageReport } from '../store/storage-report';
 import { recoveryOffer } from './backup-recovery';
-import type { CheckpointResult, DbTask, DbTaskReply } from './db-tasks';
+import type { CheckpointMode, CheckpointResult, DbTask, DbTaskReply } from './db-tasks';
 
 /** A passive checkpoint through a connection of its own: never waits for the host's writer. */
 function checkpoint(file: string, binding: { nativeBinding?: string }): void {
@@ -21,12 +21,15 @@ function checkpoint(file: string, binding: { nativeBinding?: string }): void {
   }
 }
 
-/** `checkpointWorker`: one connection, a passive checkpoint per message, each answered. */
+/** `checkpointWorker`: one connection, a checkpoint per message (its mode), each answered. */
 function serveCheckpoints(task: Extract<DbTask, { kind: 'checkpoints' }>): void {
   const db = new Sqlite(task.file, { fileMustExist: true, ...(task.nativeBinding ? { nativeBinding: task.nativeBinding } : {}) });
-  parentPort?.on('message', () => {
+  // A truncating checkpoint holds the write lock while it waits for readers: it never waits here
+  // (the host's writes would wait behind it, on the host's loop).
+  db.pragma('busy_timeout = 0');
+  parentPort?.on('message', (mode: CheckpointMode) => {
     try {
-      const [result] = db.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[];
+      const [result] = db.pragma(mode === 'truncate' ? 'wal_checkpoint(TRUNCATE)' : 'wal_checkpoint(PASSIVE)') as CheckpointResult[];
       parentPort?.postMessage({ ok: true, value: result } satisfies DbTaskReply);
     } catch (err) {
       parentPort?.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies DbTaskReply);

@@ -29,6 +29,7 @@ import { dataPaths } from '../datadir/paths';
 import { DEFAULT_BACKUPS_KEPT } from '../datadir/settings';
 import { StorageCare } from '../datadir/storage-care';
 import { WalCheckpoints } from '../datadir/wal-checkpoints';
+import { WriteGate } from '../store/write-gate';
 import { SearchMerges } from '../store/search-merges';
 import { StorageHealth } from '../datadir/storage-health';
 import { PermissionGate } from '../permissions/permission-gate';
@@ -195,6 +196,8 @@ export class SessionHost implements HostPort {
   readonly storage: StorageHealth;
   /** WAL checkpoints in a worker thread, so none runs inside a commit on this loop. */
   private readonly checkpoints: WalCheckpoints;
+  /** Where the background writers (event log, search merges and backfill) wait while a checkpoint catches up. */
+  private readonly writeGate = new WriteGate();
   /** The search index's merges, a step per turn, so none runs inside a commit (ADR 0030). */
   private readonly searchMerges: SearchMerges;
   readonly searchBackfill: SearchBackfill;
@@ -292,6 +295,8 @@ export class SessionHost implements HostPort {
       file: paths.database,
       log: this.log.child('storage'),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      // A steady stream never lets the WAL start over unless its writes wait for one checkpoint.
+      writes: this.writeGate,
     });
     this.eventLog = new EventLog(
       this.store.db,
@@ -302,19 +307,19 @@ export class SessionHost implements HostPort {
         this.storage.succeeded();
         for (const event of events) this.clients.toWatchers(event.sessionId, 'session:event', event);
       },
-      undefined,
+      this.writeGate.schedule(),
       (err, lost) => {
         this.log.error('storing transcript events failed; they are lost', { lost, error: String(err) });
         this.storage.failed(err, lost);
       },
       HOST_WRITE_SLICE,
     );
-    this.searchMerges = new SearchMerges(this.store.db, undefined, (err) => this.log.warn('merging the search index failed; it goes on unmerged', { error: String(err) }));
+    this.searchMerges = new SearchMerges(this.store.db, this.writeGate.schedule(), (err) => this.log.warn('merging the search index failed; it goes on unmerged', { error: String(err) }));
     const reportProgress = searchProgressReporter({ clock, log: this.log, push: (progress) => this.clients.broadcast('search:progress', progress) });
     this.searchBackfill = new SearchBackfill({
       db: this.store.db,
       index: this.eventLog.search,
-      schedule: (fn) => setImmediate(fn),
+      schedule: this.writeGate.schedule(),
       onProgress: (progress) => {
         this.searchMerges.noteWrite();
         if (!this.shutdownPromise) reportProgress(progress);
