@@ -216,6 +216,7 @@ export class EventLog implements Disposable {
   /** Drops the in-memory counter of a session that is no longer live (the row keeps it). */
   forget(sessionId: string): void {
     this.search.forget(sessionId);
+    this.repo.forgetNewest(sessionId);
     if (this.lastPending.has(sessionId)) this.forgotten.add(sessionId);
     else this.nextSeq.delete(sessionId);
   }

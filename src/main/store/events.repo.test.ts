@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/temp-dir';
 import { EventsRepo, LATEST_COMMANDS_SQL } from './events.repo';
+import { SessionsRepo } from './sessions.repo';
 import { Store } from './store';
 
 const cleanups: (() => void)[] = [];
@@ -139,5 +140,63 @@ describe('EventsRepo: the latest command list', () => {
       .prepare(`EXPLAIN QUERY PLAN ${LATEST_COMMANDS_SQL}`)
       .all('s') as { detail: string }[];
     expect(plan.map((p) => p.detail).join('\n')).toContain('events_available_commands');
+  });
+});
+
+describe('EventsRepo: the newest page, kept', () => {
+  const rows = (n: number): [string, string][] => Array.from({ length: n }, (_, i) => ['agent_message', JSON.stringify({ text: `m${i + 1}`, messageId: `m${i + 1}` })]);
+  /** Changes a stored row behind the repository's back (the seq stays): a kept page does not see it. */
+  const rewrite = (db: ReturnType<typeof storeWithRows>['db'], session: string, seq: number, text: string): void =>
+    void db.prepare(`UPDATE events SET payload = ? WHERE session_id = ? AND seq = ?`).run(JSON.stringify({ text }), session, seq);
+
+  it('serves the newest page again while nothing was committed to the session, and reads it afresh after a commit', () => {
+    const store = storeWithRows(rows(6));
+    const first = store.events.pageBefore('s', Number.MAX_SAFE_INTEGER, 3);
+    expect(first.events.map((e) => e.seq)).toEqual([4, 5, 6]);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.events)).toBe(true);
+    rewrite(store.db, 's', 6, 'changed');
+    expect(store.events.pageBefore('s', Number.MAX_SAFE_INTEGER, 3)).toBe(first);
+    // Any seq past the last asks for the newest page.
+    expect(store.events.pageBefore('s', 7, 3)).toBe(first);
+
+    // A commit moves the session's last seq in the same transaction as its rows.
+    store.db.prepare(`INSERT INTO events (session_id, seq, kind, payload, at) VALUES ('s', 7, 'agent_message', '{"text":"m7"}', 1)`).run();
+    store.db.prepare(`UPDATE sessions SET last_seq = 7 WHERE id = 's'`).run();
+    const after = store.events.pageBefore('s', Number.MAX_SAFE_INTEGER, 3);
+    expect(after.events.map((e) => (e.kind === 'agent_message' ? e.payload.text : e.kind))).toEqual(['m5', 'changed', 'm7']);
+  });
+
+  it('keeps no older page, and keys the newest one by its size', () => {
+    const store = storeWithRows(rows(6));
+    const older = store.events.pageBefore('s', 4, 2);
+    expect(older.events.map((e) => e.seq)).toEqual([2, 3]);
+    rewrite(store.db, 's', 3, 'changed');
+    expect(store.events.pageBefore('s', 4, 2).events.map((e) => (e.kind === 'agent_message' ? e.payload.text : e.kind))).toEqual(['m2', 'changed']);
+
+    const three = store.events.pageBefore('s', Number.MAX_SAFE_INTEGER, 3);
+    const two = store.events.pageBefore('s', Number.MAX_SAFE_INTEGER, 2);
+    expect(two).not.toBe(three);
+    expect(two.events.map((e) => e.seq)).toEqual([5, 6]);
+  });
+
+  it('forgets a session’s page when told, and the page read longest ago past 32 sessions', () => {
+    const store = storeWithRows(rows(2));
+    const sessions = new SessionsRepo(store.db);
+    const insertEvent = store.db.prepare(`INSERT INTO events (session_id, seq, kind, payload, at) VALUES (?, 1, 'agent_message', '{"text":"x"}', 1)`);
+    const bump = store.db.prepare(`UPDATE sessions SET last_seq = 1 WHERE id = ?`);
+    const read = (id: string) => store.events.pageBefore(id, Number.MAX_SAFE_INTEGER, 5);
+    const kept = read('s');
+    store.events.forgetNewest('s');
+    expect(read('s')).not.toBe(kept);
+
+    const first = read('s');
+    for (let i = 0; i < 32; i++) {
+      sessions.insert({ id: `o${i}`, agent_id: 'demo', cwd: '/', state: 'ENDED' }, 1);
+      insertEvent.run(`o${i}`);
+      bump.run(`o${i}`);
+      read(`o${i}`);
+    }
+    expect(read('o0')).toBe(read('o0'));
+    expect(read('s')).not.toBe(first);
   });
 });
