@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -104,6 +105,28 @@ describe('serve: quit by signal', () => {
       expect(events.filter((e) => e.kind === 'turn_ended').at(-1)?.payload).toMatchObject({ stopReason: 'cancelled' });
       expect(db.prepare(`SELECT COUNT(*) AS n FROM brokers`).get()).toEqual({ n: 0 });
     });
+  });
+});
+
+describe('serve: its terminal or pipe closed', () => {
+  it('goes on serving with nothing written to its crash logs, and quits cleanly after', async () => {
+    const dir = dataDir();
+    // Debug logs: every command writes lines to stderr.
+    const p = serve(dir, { SWITCHBOARD_LOG: 'debug' });
+    await p.ready;
+    // The reader of its output goes away (a closed terminal, a parent that died).
+    p.child.stdout!.destroy();
+    p.child.stderr!.destroy();
+    const client = await connect(p);
+    for (let i = 0; i < 5; i++) await client.call('sessions:list', {});
+    const view = await client.call('sessions:create', { cwd: dir });
+    await client.call('sessions:switch', { sessionId: view.id });
+    expect((await client.call('sessions:list', {})).map((s) => s.id)).toContain(view.id);
+
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+    // Each write that failed used to be an uncaught error, with its crash log.
+    expect(readdirSync(join(dir, 'logs')).filter((f) => f.startsWith('crash-'))).toEqual([]);
   });
 });
 

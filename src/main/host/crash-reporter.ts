@@ -157,12 +157,21 @@ export class CrashReporter {
   }
 }
 
+/** The process's output streams, as `catchUncaught` needs them. */
+type Output = Pick<NodeJS.WriteStream, 'on' | 'off'>;
+
 /**
  * Routes the process's uncaught errors to the host's reporter; `restart` runs once when it gives
  * up. For the entry points (`serve`, the desktop app), which own the process.
+ *
+ * A failed write to stdout or stderr is not one of them: once the terminal or the pipe they go
+ * to is closed (the terminal window closed, the parent that read them died), every write fails
+ * with EPIPE, emitted on the stream. Unhandled, each was an uncaught error whose report wrote to
+ * the same stream: a loop that wrote crash logs and burned a core until killed (found with an
+ * orphaned `serve`). The output is gone; the log files in the data folder stay.
  */
 export function catchUncaught(
-  proc: Pick<NodeJS.Process, 'on' | 'off'>,
+  proc: Pick<NodeJS.Process, 'on' | 'off'> & { stdout?: Output; stderr?: Output },
   reporter: Pick<CrashReporter, 'uncaught'>,
   restart: () => void,
 ): Disposable {
@@ -176,12 +185,17 @@ export function catchUncaught(
   };
   const onException = handle('uncaughtException');
   const onRejection = handle('unhandledRejection');
+  const onOutputError = (): void => {};
   proc.on('uncaughtException', onException);
   proc.on('unhandledRejection', onRejection);
+  proc.stdout?.on('error', onOutputError);
+  proc.stderr?.on('error', onOutputError);
   return {
     dispose: () => {
       proc.off('uncaughtException', onException);
       proc.off('unhandledRejection', onRejection);
+      proc.stdout?.off('error', onOutputError);
+      proc.stderr?.off('error', onOutputError);
     },
   };
 }
