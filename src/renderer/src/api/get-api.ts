@@ -1,7 +1,6 @@
 import type { Api } from '../../../shared/contract';
 import { alwaysOpen, type ConnectionMonitor } from './connection';
 import { checkApi, type ContractMonitor } from './contract-check';
-import { nextTask } from '../store/frame';
 import { apiOverTransport, WsTransport } from './ws-api';
 
 interface HostLink {
@@ -73,7 +72,7 @@ function sessionStore(): TokenStorage | undefined {
 export function connectToHost(): HostLink {
   if (window.api) return { ...checkApi(window.api), connection: alwaysOpen, desktop: true };
   const token = takeToken(window.location, window.history, sessionStore());
-  const transport = new WsTransport({ url: wsUrl(window.location, token), deliver: nextTask() });
+  const transport = new WsTransport({ url: wsUrl(window.location, token) });
   window.__switchboardDebug = { dropSocket: () => transport.dropSocket() };
   return { ...checkApi(apiOverTransport(transport)), connection: transport, desktop: false };
 }

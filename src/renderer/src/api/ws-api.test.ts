@@ -2,13 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { FakeSocket, ManualTimers } from '../test-support/fake-socket';
 import { apiOverTransport, WsTransport } from './ws-api';
 
-function setup(deliver?: (run: () => void) => void) {
+function setup() {
   const sockets: FakeSocket[] = [];
   const timers = new ManualTimers();
   const transport = new WsTransport({
     url: 'ws://host/ws?token=t',
     timers,
-    ...(deliver ? { deliver } : {}),
     createSocket: (url) => {
       const s = new FakeSocket(url);
       sockets.push(s);
@@ -144,50 +143,5 @@ describe('WsTransport', () => {
     last().reply(last().sent[0]?.id ?? -1, { ok: true, value: [] });
     await p;
     expect(timers.delays()).not.toContain(60_000);
-  });
-});
-
-describe('WsTransport handing frames over in a task of its own (deliver)', () => {
-  /** A deliver the test runs by hand, and how many runs it was asked for. */
-  function manualDeliver() {
-    const runs: (() => void)[] = [];
-    return { deliver: (run: () => void) => void runs.push(run), runAll: () => runs.splice(0).forEach((r) => r()), asked: () => runs.length };
-  }
-
-  it('handles the frames that arrived before its run together, in the order they came', async () => {
-    const d = manualDeliver();
-    const { api, last } = setup(d.deliver);
-    last().open();
-    const order: string[] = [];
-    api.on('session:resync', (p) => order.push(`event ${p.lastSeq}`));
-    const answer = api['host:info']({}).then(() => order.push('answer'));
-    last().push('session:resync', { sessionId: 'x', lastSeq: 1 });
-    last().reply(last().sent[0]?.id ?? -1, { ok: true, value: {} });
-    last().push('session:resync', { sessionId: 'x', lastSeq: 2 });
-    // One run asked for the three frames; nothing handled before it.
-    expect(d.asked()).toBe(1);
-    expect(order).toEqual([]);
-    d.runAll();
-    await answer;
-    expect(order).toEqual(['event 1', 'event 2', 'answer']);
-    last().push('session:resync', { sessionId: 'x', lastSeq: 3 });
-    expect(d.asked()).toBe(1);
-  });
-
-  it('handles what arrived before the socket closed as answers, not as a lost link', async () => {
-    const d = manualDeliver();
-    const { api, last, transport } = setup(d.deliver);
-    last().open();
-    const got: unknown[] = [];
-    api.on('session:resync', (p) => got.push(p.lastSeq));
-    const p = api['host:info']({});
-    last().push('session:resync', { sessionId: 'x', lastSeq: 7 });
-    last().reply(last().sent[0]?.id ?? -1, { ok: true, value: { version: '1' } });
-    transport.dropSocket();
-    await expect(p).resolves.toEqual({ ok: true, value: { version: '1' } });
-    expect(got).toEqual([7]);
-    // The run asked for earlier finds nothing left.
-    d.runAll();
-    expect(got).toEqual([7]);
   });
 });

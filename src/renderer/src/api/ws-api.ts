@@ -30,12 +30,6 @@ interface WsApiOptions {
   heartbeatTimeoutMs?: number;
   /** A request unanswered this long means the link is dead: the socket is dropped. */
   requestTimeoutMs?: number;
-  /**
-   * When frames that arrived are handled (default: each at once). The page hands it a task of
-   * its own (`nextTask`): frames that arrive while the page is busy are then handled together,
-   * in order, and the store changes they make are rendered once, not once per frame.
-   */
-  deliver?: (run: () => void) => void;
 }
 
 const OPEN = 1;
@@ -74,9 +68,6 @@ export class WsTransport implements ConnectionMonitor {
   private readonly inflight = new Map<number, InFlight>();
   private heartbeatTimer: unknown;
   private queue: Queued[] = [];
-  /** Frames received and not handled yet (see `deliver`), in order; always from the current socket. */
-  private inbox: unknown[] = [];
-  private delivering = false;
   private readonly eventListeners = new Map<string, Set<(payload: unknown) => void>>();
   private readonly reconnectListeners = new Set<() => void>();
   private readonly statusListeners = new Set<(s: ConnectionStatus) => void>();
@@ -225,30 +216,12 @@ export class WsTransport implements ConnectionMonitor {
       /* a close event always follows */
     };
     ws.onmessage = (ev) => {
-      if (this.socket === ws) this.receive(ev.data);
+      if (this.socket === ws) this.handleFrame(ev.data);
     };
-  }
-
-  private receive(data: unknown): void {
-    const deliver = this.options.deliver;
-    if (!deliver) return this.handleFrame(data);
-    this.inbox.push(data);
-    if (this.delivering) return;
-    this.delivering = true;
-    deliver(() => this.handleInbox());
-  }
-
-  private handleInbox(): void {
-    this.delivering = false;
-    const frames = this.inbox;
-    this.inbox = [];
-    for (const data of frames) this.handleFrame(data);
   }
 
   private lose(ws: SocketLike): void {
     if (this.socket !== ws) return;
-    // What the socket delivered before it closed is handled first: an answer that arrived is an answer.
-    this.handleInbox();
     this.socket = undefined;
     ws.onopen = ws.onclose = ws.onerror = ws.onmessage = null;
     if (this.heartbeatTimer !== undefined) {
