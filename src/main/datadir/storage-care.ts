@@ -58,6 +58,11 @@ export interface StorageCareOptions {
   canRestart: boolean;
   /** A session clean-up deleted (the repository announced it to the windows). */
   onDeleted(sessionId: string): void;
+  /**
+   * Between two slices of a clean-up: the host's other writers get their turn, and the clean-up
+   * waits like them while a WAL checkpoint holds the writes (ADR 0031). Default: `setImmediate`.
+   */
+  betweenWrites?(): Promise<void>;
   /** How a backup's copy is made (tests); default: in a worker thread. */
   copy?(source: string, dest: string): Promise<CopyResult>;
 }
@@ -225,7 +230,7 @@ export class StorageCare implements Disposable {
   }
 
   async cleanUp(cutoff: number): Promise<{ deleted: number }> {
-    const deleted = await cleanUp(this.o.store, cutoff, { onDeleted: (id) => this.o.onDeleted(id) });
+    const deleted = await cleanUp(this.o.store, cutoff, { onDeleted: (id) => this.o.onDeleted(id), ...(this.o.betweenWrites ? { yieldNow: this.o.betweenWrites } : {}) });
     this.o.log.info('archived sessions cleaned up', { cutoff, deleted });
     return { deleted };
   }

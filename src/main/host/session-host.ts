@@ -418,6 +418,11 @@ export class SessionHost implements HostPort {
       keep: () => this.settings.backupsKept ?? DEFAULT_BACKUPS_KEPT,
       canRestart: options.restart !== undefined,
       onDeleted: (id) => this.forgetDeleted(id),
+      // A slice wrote: the checkpoints count it (no WAL cut while it goes on), and the next one waits at the gate.
+      betweenWrites: () => {
+        this.checkpoints.noteWrite();
+        return new Promise((resolve) => this.writeGate.schedule()(resolve));
+      },
       ...(options.onDamaged ? { onDamaged: options.onDamaged } : {}),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       ...(options.backupCopy ? { copy: options.backupCopy } : {}),

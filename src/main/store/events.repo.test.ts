@@ -166,6 +166,17 @@ describe('EventsRepo: the newest page, kept', () => {
     expect(after.events.map((e) => (e.kind === 'agent_message' ? e.payload.text : e.kind))).toEqual(['m5', 'changed', 'm7']);
   });
 
+  it('reads the newest page afresh once a clean-up deleted the transcript’s oldest rows (the last seq stays)', () => {
+    const store = storeWithRows(rows(6));
+    const kept = store.events.pageBefore('s', Number.MAX_SAFE_INTEGER, 3);
+    expect(kept.hasMore).toBe(true);
+    // As clean-up.ts deletes a long transcript: a slice of its oldest rows at a time.
+    store.db.prepare(`DELETE FROM events WHERE session_id = 's' AND seq <= 4`).run();
+    const after = store.events.pageBefore('s', Number.MAX_SAFE_INTEGER, 3);
+    expect(after).not.toBe(kept);
+    expect(after).toEqual({ events: [expect.objectContaining({ seq: 5 }), expect.objectContaining({ seq: 6 })], hasMore: false });
+  });
+
   it('keeps no older page, and keys the newest one by its size', () => {
     const store = storeWithRows(rows(6));
     const older = store.events.pageBefore('s', 4, 2);

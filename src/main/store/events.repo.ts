@@ -56,11 +56,12 @@ type Page = { events: SessionEventT[]; hasMore: boolean };
 export class EventsRepo {
   private readonly stmts;
   /**
-   * The newest page per session, with the session's committed last seq when it was read: a
-   * commit moves that seq in the same transaction as its rows, so an equal seq is the same
-   * page. In the order last read (the first is dropped first). Never handed out to be changed.
+   * The newest page per session, with the session's committed last seq and its first stored seq
+   * when it was read: a commit moves the last seq in the same transaction as its rows, and a
+   * clean-up deletes a transcript from its oldest rows (leaving the last seq), so equal seqs are
+   * the same page. In the order last read (the first is dropped first). Never handed out to be changed.
    */
-  private readonly newest = new Map<string, { lastSeq: number; limit: number; page: Readonly<Page> }>();
+  private readonly newest = new Map<string, { lastSeq: number; firstSeq: number | null; limit: number; page: Readonly<Page> }>();
 
   constructor(db: Db) {
     this.stmts = {
@@ -76,6 +77,7 @@ export class EventsRepo {
          ORDER BY seq DESC LIMIT ?`,
       ),
       countOfKind: db.prepare(`SELECT COUNT(*) AS n FROM events WHERE session_id = ? AND kind = ?`),
+      firstSeq: db.prepare(`SELECT MIN(seq) FROM events WHERE session_id = ?`).pluck(),
       latestCommands: db.prepare(LATEST_COMMANDS_SQL),
     };
   }
@@ -103,9 +105,10 @@ export class EventsRepo {
   pageBefore(sessionId: string, beforeSeq: number, limit: number): Readonly<Page> {
     const lastSeq = this.lastSeq(sessionId);
     const isNewest = lastSeq !== undefined && beforeSeq > lastSeq;
+    const firstSeq = isNewest ? (this.stmts.firstSeq.get(sessionId) as number | null) : null;
     if (isNewest) {
       const kept = this.newest.get(sessionId);
-      if (kept && kept.lastSeq === lastSeq && kept.limit === limit) {
+      if (kept && kept.lastSeq === lastSeq && kept.firstSeq === firstSeq && kept.limit === limit) {
         this.newest.delete(sessionId);
         this.newest.set(sessionId, kept);
         return kept.page;
@@ -115,7 +118,7 @@ export class EventsRepo {
     const page: Readonly<Page> = Object.freeze({ events: Object.freeze(rows.slice(0, limit).reverse().map(eventFromRow)) as SessionEventT[], hasMore: rows.length > limit });
     if (isNewest) {
       this.newest.delete(sessionId);
-      this.newest.set(sessionId, { lastSeq, limit, page });
+      this.newest.set(sessionId, { lastSeq, firstSeq, limit, page });
       if (this.newest.size > NEWEST_PAGES_KEPT) this.newest.delete(this.newest.keys().next().value!);
     }
     return page;
