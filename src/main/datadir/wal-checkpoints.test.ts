@@ -265,7 +265,7 @@ describe('starting the WAL over under a steady stream', () => {
     cleanups.push(() => void checkpoints.dispose());
     const insert = db.prepare('INSERT INTO stream (n, text) VALUES (?, ?)');
     // A commit a millisecond, as the event log makes under a steady stream, through the gate;
-    // on for 2 s at least and until the WAL has started over three times (at most 20 s).
+    // on until 4,000 commits are in and the WAL has started over three times (at most 25 s).
     const schedule = gate.schedule((fn) => setTimeout(fn, 1));
     let commits = 0;
     const started = performance.now();
@@ -274,17 +274,16 @@ describe('starting the WAL over under a steady stream', () => {
         insert.run(commits, 'x'.repeat(200));
         commits++;
         checkpoints.noteWrite();
-        const now = performance.now();
-        if (now < started + 20_000 && (now < started + 2_000 || checkpoints.stats.catchUps < 3)) schedule(next);
+        if (performance.now() < started + 25_000 && (commits < 4_000 || checkpoints.stats.catchUps < 3)) schedule(next);
         else done();
       };
       schedule(next);
     });
     expect(checkpoints.stats.catchUps).toBeGreaterThanOrEqual(3);
-    // Each commit appends a page at least: a WAL never started over would hold them all.
-    expect(commits * 4096).toBeGreaterThan(4 * 1024 * 1024);
-    expect(statSync(`${file}-wal`).size).toBeLessThan(3 * 1024 * 1024);
-  }, 30_000);
+    // Each commit appends a page at least: a WAL never started over would hold them all (16 MB
+    // and more). Started over, it holds about its limit and what one checkpoint meets.
+    expect(statSync(`${file}-wal`).size).toBeLessThan((commits * 4096) / 2);
+  }, 40_000);
 
   it('cuts a WAL file grown past its limit in the worker once the writes pause, not on the host connection (real worker)', async () => {
     const { db, file } = database();
@@ -304,8 +303,9 @@ describe('starting the WAL over under a steady stream', () => {
     // The host's own commits never cut it.
     expect(statSync(`${file}-wal`).size).toBeGreaterThan(2_000_000);
     checkpoints.noteWrite();
-    await expect.poll(() => statSync(`${file}-wal`).size, { timeout: 10_000 }).toBe(0);
-    expect(checkpoints.stats.catchUps).toBe(1);
+    // Counted once the worker's answer is in (the file is cut before it arrives).
+    await expect.poll(() => checkpoints.stats.catchUps, { timeout: 10_000 }).toBe(1);
+    expect(statSync(`${file}-wal`).size).toBe(0);
     expect(gate.isHeld).toBe(false);
     // The database has every row.
     expect(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get()).toBe(500);
