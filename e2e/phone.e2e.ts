@@ -9,7 +9,7 @@ test.use({ viewport: { width: WIDTH, height: HEIGHT }, hasTouch: true, isMobile:
 async function sendByTap(page: Page, text: string): Promise<void> {
   await messageBox(page).tap();
   await messageBox(page).fill(text);
-  await page.getByRole('button', { name: 'Send' }).tap();
+  await page.getByRole('button', { name: 'Send', exact: true }).tap();
   await expect(messageBox(page)).toHaveValue('');
 }
 
@@ -99,8 +99,8 @@ test.describe('a phone-sized window (390×844, touch)', () => {
     // What resizes-content does when the keyboard opens: the layout viewport shrinks.
     await page.setViewportSize({ width: WIDTH, height: 420 });
     await expect(messageBox(page)).toBeInViewport();
-    await expect(page.getByRole('button', { name: 'Send' })).toBeInViewport();
-    const send = await box(page.getByRole('button', { name: 'Send' }));
+    await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeInViewport();
+    const send = await box(page.getByRole('button', { name: 'Send', exact: true }));
     expect(send.y + send.height).toBeLessThanOrEqual(420);
   });
 });
