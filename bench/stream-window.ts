@@ -26,7 +26,7 @@ import { MARKDOWN_END, markdownDocument } from '../src/agents/demo/markdown-doc'
 import { SENT_AT_META, type MarkdownProfile } from '../src/agents/demo/markdown-turn';
 import { startServe, tempDataDir } from '../e2e/support/serve';
 import { launchBrowser, newSession, openSession, openWindow, sendPrompt, turnOver } from './lib/browser';
-import { armProbe, blocking, END_ON_SCREEN, endPainted, longest, pageHeap, pageNow, probeMs, proveLongTasks, tasksBetween, watchEnd, type LongTask } from './lib/page-probes';
+import { armProbe, blocking, END_ON_SCREEN, endPainted, longest, pageHeap, pageNow, probeTimes, proveLongTasks, tasksBetween, watchEnd, type LongTask } from './lib/page-probes';
 
 export interface StreamSpec {
   profile: MarkdownProfile;
@@ -39,6 +39,8 @@ export interface StreamSpec {
 export interface AfterStream {
   /** Click on the finished answer's session in a reloaded window → its last line painted. */
   reopenMs: number;
+  /** The start of the frame after the reopened answer's paint (how it was timed until stop 31). */
+  reopenNextFrameMs: number;
   /** Scrolling up from the end to the answer's first line (older pages load on the way). */
   upMs: number;
   /** Clicks on "Load older messages" it took, where scrolling alone loaded nothing more. */
@@ -192,7 +194,7 @@ async function afterStream(page: Page, spec: StreamSpec, answerSession: string, 
   await armProbe(page, 'click', MARKDOWN_END);
   const stopProfiler = reopenProfile ? await startProfiler(page) : undefined;
   await entry.click();
-  const reopenMs = await probeMs(page);
+  const { paintedMs: reopenMs, nextFrameMs: reopenNextFrameMs } = await probeTimes(page);
   if (stopProfiler && reopenProfile) writeFileSync(reopenProfile, JSON.stringify(await stopProfiler()));
   await page.locator(`nav[aria-label="Sessions"] [aria-current="page"][data-session-id="${answerSession}"]`).waitFor();
 
@@ -212,6 +214,7 @@ async function afterStream(page: Page, spec: StreamSpec, answerSession: string, 
   const heap = await pageHeap(page);
   return {
     reopenMs,
+    reopenNextFrameMs,
     upMs: upTo - upFrom,
     upClicks: clicks,
     upLongestTaskMs: longest(upTasks),

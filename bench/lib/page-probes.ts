@@ -132,22 +132,93 @@ export async function endPainted(page: Page, timeoutMs: number): Promise<EndSeen
   return (await page.evaluate('({ paintedAt: window.__benchEnd.paintedAt, paintedAtPage: window.__benchEnd.paintedAtPage })')) as EndSeen;
 }
 
+/** How long the probe waits for the paint of the text once the frame after it has run. */
+const PAINT_ENTRY_WAIT_MS = 2_000;
+
+/** What a probe read, both from the `trigger`. */
+export interface ProbeTimes {
+  /**
+   * When the text was painted: the `renderTime` Chromium's Element Timing gives the first paint
+   * of the element holding it (the presentation of the frame that showed it). The figure.
+   */
+  paintedMs: number;
+  /**
+   * The start of the frame after the one that showed it (the `requestAnimationFrame` after it):
+   * how this was timed before, by construction up to a frame later than the paint. For details.
+   */
+  nextFrameMs: number;
+}
+
 /**
- * Arms a probe: from the next `trigger` (a click, or Enter) to the frame after the one that shows
- * `needle` at the end of the transcript. Read it with `probeMs`.
+ * Arms a probe: from the next `trigger` (a click, or Enter) to the paint of `needle` on screen at
+ * the end of the transcript. Read it with `probeMs` (the paint) or `probeTimes`.
+ *
+ * The paint is Element Timing's: as soon as a text node holding `needle` enters the page (a
+ * `MutationObserver`, whose callback runs before the next frame), its element is marked with an
+ * `elementtiming` name of this probe's own, and the browser reports when that element's text was
+ * first painted. Fails when it reports no paint (nothing is read as zero): e.g. the text went
+ * into an element painted before the trigger, whose first paint is long past.
  */
 export async function armProbe(page: Page, trigger: 'click' | 'keydown', needle: string): Promise<void> {
   await page.evaluate(`(() => {
     const onScreen = ${END_ON_SCREEN};
-    window.__probe = new Promise((resolve) => {
+    const needle = ${JSON.stringify(needle)};
+    const name = 'bench-probe-' + (window.__probeCount = (window.__probeCount || 0) + 1);
+    window.__probe = new Promise((resolve, reject) => {
       let t0 = -1;
       let seen = false;
-      document.addEventListener(${JSON.stringify(trigger)}, (e) => {
+      let nextFrameMs;
+      let paintedAt;
+      let waiting;
+      const onTrigger = (e) => {
         if (t0 < 0 && (e.type === 'click' || e.key === 'Enter')) t0 = performance.now();
-      }, { capture: true });
+      };
+      document.addEventListener(${JSON.stringify(trigger)}, onTrigger, { capture: true });
+      const mark = (node) => {
+        if (node.nodeType === Node.TEXT_NODE) {
+          if (node.textContent.includes(needle) && node.parentElement) node.parentElement.setAttribute('elementtiming', name);
+          return;
+        }
+        if (node.nodeType !== Node.ELEMENT_NODE) return;
+        const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) mark(n);
+      };
+      const mutations = new MutationObserver((records) => {
+        if (t0 < 0) return;
+        for (const r of records) {
+          if (r.type === 'characterData') mark(r.target);
+          else for (const n of r.addedNodes) mark(n);
+        }
+      });
+      mutations.observe(document.body, { childList: true, subtree: true, characterData: true });
+      const paints = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (e.identifier === name && paintedAt === undefined && e.renderTime >= t0) paintedAt = e.renderTime;
+        }
+        done();
+      });
+      paints.observe({ type: 'element' });
+      const stop = () => {
+        mutations.disconnect();
+        paints.disconnect();
+        document.removeEventListener(${JSON.stringify(trigger)}, onTrigger, { capture: true });
+        clearTimeout(waiting);
+      };
+      const done = () => {
+        if (nextFrameMs === undefined || paintedAt === undefined) return;
+        stop();
+        resolve({ paintedMs: paintedAt - t0, nextFrameMs });
+      };
       const tick = () => {
-        if (seen) return resolve(performance.now() - t0);
-        if (t0 >= 0 && onScreen(${JSON.stringify(needle)})) seen = true;
+        if (seen) {
+          nextFrameMs = performance.now() - t0;
+          waiting = setTimeout(() => {
+            stop();
+            reject(new Error('Element Timing reported no paint of the element showing ' + JSON.stringify(needle) + ' (' + nextFrameMs.toFixed(1) + ' ms after the trigger it was on screen)'));
+          }, ${PAINT_ENTRY_WAIT_MS});
+          return done();
+        }
+        if (t0 >= 0 && onScreen(needle)) seen = true;
         requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
@@ -155,7 +226,11 @@ export async function armProbe(page: Page, trigger: 'click' | 'keydown', needle:
   })()`);
 }
 
-export const probeMs = (page: Page): Promise<number> => page.evaluate('window.__probe') as Promise<number>;
+/** Both readings of the probe armed last. */
+export const probeTimes = (page: Page): Promise<ProbeTimes> => page.evaluate('window.__probe') as Promise<ProbeTimes>;
+
+/** The probe's figure: trigger → the text painted. */
+export const probeMs = async (page: Page): Promise<number> => (await probeTimes(page)).paintedMs;
 
 /** The page's JS heap in bytes, after a full garbage collection and before it. */
 export async function pageHeap(page: Page): Promise<{ afterGc: number; beforeGc: number }> {
