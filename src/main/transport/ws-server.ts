@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer as WsServer } from 'ws';
 import { createRequire } from 'node:module';
 import { WsRequest } from '../../shared/contract';
@@ -9,6 +10,7 @@ import type { HostPort } from '../host/host-port';
 import type { Logger } from '../util/log';
 import { cacheControlFor, isPublicFile, readStatic } from './static-files';
 import { WindowSender } from './window-sender';
+import { coalesceWrites } from './write-coalescer';
 
 export interface HeadlessServerOptions {
   host: HostPort;
@@ -162,15 +164,18 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
+    wss.handleUpgrade(req, socket, head, (ws) => attach(ws, socket));
   });
 
   let tabs = 0;
   const sockets = new Set<WebSocket>();
-  function attach(ws: WebSocket): void {
+  function attach(ws: WebSocket, socket: Duplex): void {
     sockets.add(ws);
+    const together = coalesceWrites(socket);
     const frame = (data: unknown): void => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(data));
+      if (ws.readyState !== ws.OPEN) return;
+      together();
+      ws.send(JSON.stringify(data));
     };
     const sender = new WindowSender({
       bufferedAmount: () => ws.bufferedAmount,
