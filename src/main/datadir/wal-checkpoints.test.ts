@@ -122,8 +122,11 @@ describe('WAL checkpoints off the event loop', () => {
 
 describe('starting the WAL over under a steady stream', () => {
   /** A checkpoint run the test answers, and a write hold that records what it was told. */
-  function setUp(options: { intervalMs?: number; hold?: { maxMs: number; backoffMs: number }; fileLimitBytes?: number; cutWhenIdleMs?: number } = {}) {
+  function setUp(
+    options: { intervalMs?: number; hold?: { maxMs: number; backoffMs: number }; truncateHold?: { warnMs: number; maxMs: number }; fileLimitBytes?: number; cutWhenIdleMs?: number } = {},
+  ) {
     const { db, file } = database();
+    const logged: LogEntry[] = [];
     const runs: ((r: CheckpointResult) => void)[] = [];
     const modes: CheckpointMode[] = [];
     const told: string[] = [];
@@ -131,7 +134,7 @@ describe('starting the WAL over under a steady stream', () => {
     const checkpoints = new WalCheckpoints({
       db,
       file,
-      log: captureLogger([]),
+      log: captureLogger(logged),
       intervalMs: options.intervalMs ?? 60_000,
       run: (mode) =>
         new Promise((r) => {
@@ -143,10 +146,11 @@ describe('starting the WAL over under a steady stream', () => {
       ...(options.fileLimitBytes ? { fileLimitBytes: options.fileLimitBytes } : {}),
       ...(options.cutWhenIdleMs !== undefined ? { cutWhenIdleMs: options.cutWhenIdleMs } : {}),
       ...(options.hold ? { hold: options.hold } : {}),
+      ...(options.truncateHold ? { truncateHold: options.truncateHold } : {}),
     });
     cleanups.push(() => void checkpoints.dispose());
     const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
-    return { checkpoints, runs, modes, told, turn, db };
+    return { checkpoints, runs, modes, told, turn, db, logged };
   }
 
   it('holds the writes for one more checkpoint, at once, when one has copied a WAL past the limit, then lets them go', async () => {
@@ -195,6 +199,33 @@ describe('starting the WAL over under a steady stream', () => {
     idle.runs[1]!({ busy: 0, log: 0, checkpointed: 0 });
     await turn();
     expect(idle.told).toEqual(['hold', 'release']);
+  });
+
+  it('keeps the writes held while a slow cut runs (they would wait for its lock on the host loop), says so, and lets them go at its ceiling', async () => {
+    const slow = setUp({ fileLimitBytes: 1_000_000, hold: { maxMs: 10, backoffMs: 0 }, truncateHold: { warnMs: 20, maxMs: 60_000 }, cutWhenIdleMs: 0 });
+    write(slow.db);
+    slow.checkpoints.noteWrite();
+    slow.runs[0]!({ busy: 0, log: 3, checkpointed: 3 });
+    await slow.turn();
+    expect(slow.modes).toEqual(['passive', 'truncate']);
+    // Far past a passive checkpoint's hold, and past the warning: still held.
+    await expect.poll(() => slow.logged.filter((e) => e.level === 'warn').map((e) => e.msg), { timeout: 2_000 }).toEqual([
+      'cutting the WAL file back is slow (the disk): transcript writes wait for it in memory',
+    ]);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(slow.told).toEqual(['hold']);
+    slow.runs[1]!({ busy: 0, log: 0, checkpointed: 0 });
+    await slow.turn();
+    expect(slow.told).toEqual(['hold', 'release']);
+
+    const stuck = setUp({ fileLimitBytes: 1_000_000, hold: { maxMs: 10, backoffMs: 0 }, truncateHold: { warnMs: 10, maxMs: 50 }, cutWhenIdleMs: 0 });
+    write(stuck.db);
+    stuck.checkpoints.noteWrite();
+    stuck.runs[0]!({ busy: 0, log: 3, checkpointed: 3 });
+    await slow.turn();
+    expect(stuck.told).toEqual(['hold']);
+    await expect.poll(() => stuck.told, { timeout: 2_000 }).toEqual(['hold', 'release']);
+    expect(stuck.logged.map((e) => e.msg)).toContain('cutting the WAL file back held transcript writes for its longest; they go on and may wait for it');
   });
 
   it('holds nothing for a WAL under the limit, nor when a checkpoint could not copy everything', async () => {
@@ -279,7 +310,10 @@ describe('starting the WAL over under a steady stream', () => {
       };
       schedule(next);
     });
-    expect(checkpoints.stats.catchUps).toBeGreaterThanOrEqual(3);
+    // At least one catch-up through the gate. Not always three: a checkpoint that happens to end
+    // between two commits lets the WAL start over by itself, and on a fast run that can keep it
+    // under the limit for the rest (seen: 1 hold in 22,157 commits, the WAL file 1.7 MB).
+    expect(checkpoints.stats.catchUps).toBeGreaterThanOrEqual(1);
     // Each commit appends a page at least: a WAL never started over would hold them all (16 MB
     // and more). Started over, it holds about its limit and what one checkpoint meets.
     expect(statSync(`${file}-wal`).size).toBeLessThan((commits * 4096) / 2);

@@ -48,8 +48,13 @@ const WAL_POLL_BYTES = 4 * 1024 * 1024;
 const WAL_LIMIT_BYTES = 32 * 1024 * 1024;
 /** The longest the writes are held for a passive checkpoint: past it they go on, checkpoint or not. */
 const HOLD_MAX_MS = 100;
-/** The same for a truncating one (it holds the write lock: writes would wait on the host's loop). */
-const TRUNCATE_HOLD_MAX_MS = 2_000;
+/**
+ * A truncating one holds SQLite's write lock while it runs: a write let go meanwhile would wait
+ * for the lock on the host's loop (its busy timeout, 5 s), freezing every window. So the writes
+ * stay held until it answers (their events wait in memory), said in the log past `warnMs` (a
+ * slow disk), and let go only past `maxMs`, against a worker that never answers.
+ */
+const TRUNCATE_HOLD = { warnMs: 2_000, maxMs: 30_000 };
 /** A WAL file past its limit is cut back once nothing has been written for this long. */
 const CUT_WHEN_IDLE_MS = 1_000;
 /** After a held checkpoint that a reader kept from finishing (a backup), the next waits this long. */
@@ -83,6 +88,8 @@ export interface WalCheckpointsOptions {
   cutWhenIdleMs?: number;
   /** The longest a hold lasts, and the wait after a truncating checkpoint a reader kept from finishing. */
   hold?: { maxMs: number; backoffMs: number };
+  /** When a truncating checkpoint's hold is said to be slow, and the longest it lasts (default `TRUNCATE_HOLD`). */
+  truncateHold?: { warnMs: number; maxMs: number };
 }
 
 export class WalCheckpoints {
@@ -100,7 +107,7 @@ export class WalCheckpoints {
   private closing: Promise<void> | undefined;
   private readonly pageSize: number;
   /** Set while the writes are held; ends them (once). */
-  private holding: { timer: NodeJS.Timeout; started: number } | undefined;
+  private holding: { timers: NodeJS.Timeout[]; started: number } | undefined;
   /** The next checkpoint's mode, when the writes are held for it. */
   private heldNext: CheckpointMode | undefined;
   /** When a write was last noted (`performance.now()`). */
@@ -231,17 +238,27 @@ export class WalCheckpoints {
   }
 
   private startHold(writes: WriteHold, mode: CheckpointMode): void {
-    // A checkpoint slower than this (a busy disk) never keeps the transcript waiting longer; it
-    // goes on unheld, and the next catch-up waits an interval, when there is less to copy.
-    const timer = setTimeout(
-      () => {
-        this.endHold();
-        this.catchUpAfter = performance.now() + this.intervalMs;
-      },
-      mode === 'truncate' ? TRUNCATE_HOLD_MAX_MS : (this.o.hold?.maxMs ?? HOLD_MAX_MS),
-    );
-    timer.unref();
-    this.holding = { timer, started: performance.now() };
+    const truncate = this.o.truncateHold ?? TRUNCATE_HOLD;
+    // A passive checkpoint slower than this (a busy disk) never keeps the transcript waiting
+    // longer; it goes on unheld, and the next catch-up waits an interval, when there is less to copy.
+    const timers = [
+      setTimeout(
+        () => {
+          const facts = { mode, heldMs: Math.round(performance.now() - started) };
+          if (mode === 'truncate') this.o.log.warn('cutting the WAL file back held transcript writes for its longest; they go on and may wait for it', facts);
+          else this.o.log.debug('a WAL checkpoint held transcript writes for its longest; they go on without it', facts);
+          this.endHold();
+          this.catchUpAfter = performance.now() + this.intervalMs;
+        },
+        mode === 'truncate' ? truncate.maxMs : (this.o.hold?.maxMs ?? HOLD_MAX_MS),
+      ),
+    ];
+    if (mode === 'truncate') {
+      timers.push(setTimeout(() => this.o.log.warn('cutting the WAL file back is slow (the disk): transcript writes wait for it in memory', { heldMs: truncate.warnMs }), truncate.warnMs));
+    }
+    for (const timer of timers) timer.unref();
+    const started = performance.now();
+    this.holding = { timers, started };
     this.heldNext = mode;
     this.stats.holds++;
     writes.hold();
@@ -249,8 +266,8 @@ export class WalCheckpoints {
 
   private endHold(): void {
     if (!this.holding) return;
-    const { timer, started } = this.holding;
-    clearTimeout(timer);
+    const { timers, started } = this.holding;
+    for (const timer of timers) clearTimeout(timer);
     this.holding = undefined;
     this.stats.longestHoldMs = Math.max(this.stats.longestHoldMs, performance.now() - started);
     this.o.writes?.release();
