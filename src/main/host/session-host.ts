@@ -421,7 +421,7 @@ export class SessionHost implements HostPort {
       // A slice wrote: the checkpoints count it (no WAL cut while it goes on), and the next one waits at the gate.
       betweenWrites: () => {
         this.checkpoints.noteWrite();
-        return new Promise((resolve) => this.writeGate.schedule()(resolve));
+        return this.writeGate.turn();
       },
       ...(options.onDamaged ? { onDamaged: options.onDamaged } : {}),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),

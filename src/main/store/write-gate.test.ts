@@ -60,4 +60,19 @@ describe('WriteGate', () => {
     t.next();
     expect(ran).toEqual(['a']);
   });
+
+  it('lets an async writer await its next turn, held like any other', async () => {
+    const t = turns();
+    const gate = new WriteGate(t.schedule);
+    let passed = false;
+    gate.hold();
+    void gate.turn().then(() => (passed = true));
+    t.next();
+    await Promise.resolve();
+    expect(passed).toBe(false);
+    gate.release();
+    t.next();
+    await Promise.resolve();
+    expect(passed).toBe(true);
+  });
 });

@@ -37,6 +37,11 @@ export class WriteGate {
     return (fn) => next(() => this.pass(fn));
   }
 
+  /** Resolves on the next turn the gate lets through: what an `async` writer awaits between two writes. */
+  turn(): Promise<void> {
+    return new Promise((resolve) => this.schedule()(resolve));
+  }
+
   private pass(fn: () => void): void {
     if (this.held) this.waiting.push(fn);
     else fn();
