@@ -161,12 +161,16 @@ const rendererTests = [
   electron,
   nodeBuiltins,
 ];
+/** A renderer test that measures the heap (`*.node.test.ts`) may use Node itself: it runs in Node, as every test. */
+const RENDERER_NODE_TESTS = ['src/renderer/**/*.node.test.ts'];
+const rendererNodeTests = rendererTests.filter((p) => p !== nodeBuiltins);
 const agents = [...otherProcesses('agents'), deny(inside('shared'), 'The demo agent speaks only ACP: it must not import Switchboard code.'), electron];
 
 export const layerConfigs = [
   ...layer('src/shared', sharedProduct, sharedTests),
   ...layer('src/preload', preloadProduct, preloadTests),
-  ...layer('src/renderer', [...renderer, testSupport], rendererTests, ['src/renderer/src/test-support/**']),
+  ...layer('src/renderer', [...renderer, testSupport], rendererTests, ['src/renderer/src/test-support/**', ...RENDERER_NODE_TESTS]),
+  block(RENDERER_NODE_TESTS, rendererNodeTests),
   block(['src/renderer/src/test-support/**'], renderer),
   ...layer('src/agents', [...agents, testSupport], agents, ['src/agents/test-support/**']),
   block(['src/agents/test-support/**'], agents),

@@ -1,15 +1,12 @@
 import { createContext, memo, useContext, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
-import remarkGfm from 'remark-gfm';
 import type { Element } from 'hast';
 import { MarkdownBlockSplitter, type BlockSplit } from '../../lib/markdown-blocks';
+import { markdownElements, type Components } from '../../lib/markdown-pipeline';
 import { BlockSegmenter, estimateHeight, type Segment } from '../../lib/markdown-segments';
 import { CodeBlock, isClosedFence } from './code-block';
 import { canWatch, scrollRootOf, watchSegment } from './segment-watch';
 import { createIdleQueue } from '../../lib/idle-queue';
 import { nextTask, type FrameScheduler } from '../../store/frame';
-
-const plugins = [remarkGfm];
 
 /**
  * Only absolute http(s) and mailto links are links. Anything else an agent writes
@@ -51,7 +48,7 @@ function Pre({ node }: { node?: Element | undefined }) {
 }
 
 // Links open outside the app window (the host's navigation guard decides what is allowed).
-const components: Components = {
+const components: Partial<Components> = {
   a: ({ node: _node, href, ...props }) =>
     isSafeHref(href) ? <a {...props} href={href} target="_blank" rel="noreferrer noopener" /> : <span className="unsafe-link" title={NOT_OPENED}>{props.children}</span>,
   // An image whose address was refused is its alt text, not an <img src=""> that loads this page again.
@@ -65,8 +62,7 @@ const RENDERED_ENTRIES = 4_000;
 const rendered = new Map<string, ReactElement>();
 
 /**
- * One top-level block. No rehype-raw and `skipHtml`: raw HTML from an agent is never
- * rendered. `final`: the block will not change, so its elements are kept (bounded, least
+ * One top-level block. Raw HTML from an agent is never rendered (see markdownElements). `final`: the block will not change, so its elements are kept (bounded, least
  * recently used first out) for the next time it mounts.
  */
 function renderBlock(text: string, final: boolean): ReactElement {
@@ -76,7 +72,7 @@ function renderBlock(text: string, final: boolean): ReactElement {
     rendered.set(text, hit);
     return hit;
   }
-  const element = <BlockSource value={text}>{ReactMarkdown({ children: text, remarkPlugins: plugins, components, skipHtml: true })}</BlockSource>;
+  const element = <BlockSource value={text}>{markdownElements(text, components)}</BlockSource>;
   if (final) {
     if (rendered.size >= RENDERED_ENTRIES) rendered.delete(rendered.keys().next().value as string);
     rendered.set(text, element);
@@ -101,7 +97,7 @@ function withoutTrailingHighSurrogate(text: string): string {
 /**
  * The blocks of a split as children of one container, flat (no segments): the reference the
  * segmented rendering is tested against. Blocks are keyed by index, which is stable because
- * finished blocks never change, and separated by the newline that react-markdown puts between
+ * finished blocks never change, and separated by the newline that remark-rehype puts between
  * top-level elements, so the markup equals that of the whole text rendered at once.
  */
 export function blockChildren({ finished, open }: BlockSplit): ReactNode[] {

@@ -1,0 +1,28 @@
+import type { ReactElement } from 'react';
+import type { Root } from 'hast';
+import { toJsxRuntime, type Components } from 'hast-util-to-jsx-runtime';
+import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified } from 'unified';
+
+export type { Components };
+
+/**
+ * Markdown (CommonMark and GFM) to React elements, through one processor for the page.
+ * react-markdown built a processor for every block it rendered, and with it GFM's syntax
+ * extensions, then walked the tree once more for its URL and element filters: 369–397 µs a
+ * dense block against 201–230 µs this way (`node --import tsx bench/markdown-blocks.ts`, 2,000
+ * blocks, in Node; the page is slower). A segment of up to 48 blocks coming into view renders in
+ * one task (issue 21).
+ *
+ * Raw HTML is never rendered: without `allowDangerousHtml`, remark-rehype drops it. Links and
+ * images are checked by the `components` given (the only elements with addresses Markdown makes).
+ */
+const processor = unified().use(remarkParse).use(remarkGfm).use(remarkRehype).freeze();
+
+export function markdownElements(text: string, components: Partial<Components>): ReactElement {
+  const tree = processor.runSync(processor.parse(text)) as Root;
+  return toJsxRuntime(tree, { Fragment, jsx, jsxs, components, ignoreInvalidStyle: true, passKeys: true, passNode: true });
+}
