@@ -2,6 +2,7 @@ import { resolve, relative, sep } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
+import { memoisedMicromarkExtensions } from './scripts/vite-micromark';
 
 const root = import.meta.dirname;
 const src = (path: string): string => resolve(root, 'src', path);
@@ -76,7 +77,7 @@ export default defineConfig({
   },
   renderer: {
     root: src('renderer'),
-    plugins: [react()],
+    plugins: [react(), memoisedMicromarkExtensions(root)],
     build: {
       outDir: resolve(root, 'out/renderer'),
       // Served over the network by `serve` too (an SSH tunnel is slow): ship it small.

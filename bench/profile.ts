@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
+import { memoisedMicromarkExtensions } from '../scripts/vite-micromark';
 import { archive, copyArchive } from './lib/archive';
 import { launchBrowser, newSession, openWindow, sendPrompt } from './lib/browser';
 import { stalls, summarise, type CpuProfile, type Window } from './lib/cpu-profile';
@@ -50,7 +51,7 @@ async function unminifiedRenderer(): Promise<string> {
   await build({
     configFile: false,
     root: join(root, 'src/renderer'),
-    plugins: [react()],
+    plugins: [react(), memoisedMicromarkExtensions(root)],
     logLevel: 'warn',
     build: { outDir: dir, emptyOutDir: true, minify: false, rolldownOptions: { input: join(root, 'src/renderer/index.html') } },
   });

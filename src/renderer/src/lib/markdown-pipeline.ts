@@ -13,9 +13,10 @@ export type { Components };
  * Markdown (CommonMark and GFM) to React elements, through one processor for the page.
  * react-markdown built a processor for every block it rendered, and with it GFM's syntax
  * extensions, then walked the tree once more for its URL and element filters: 369–397 µs a
- * dense block against 201–230 µs this way (`node --import tsx bench/markdown-blocks.ts`, 2,000
- * blocks, in Node; the page is slower). A segment of up to 48 blocks coming into view renders in
- * one task (issue 21).
+ * dense block against 211–219 µs this way, and 160–173 µs with micromark's extensions combined
+ * once as the renderer is built (combine-extensions.ts) (`node --import tsx
+ * bench/markdown-blocks.ts`, 2,000 blocks, in Node; the page is slower). A segment of up to 48
+ * blocks coming into view renders in one task (issue 21).
  *
  * Raw HTML is never rendered: without `allowDangerousHtml`, remark-rehype drops it. Links and
  * images are checked by the `components` given (the only elements with addresses Markdown makes).
