@@ -16,7 +16,7 @@ export function memoisedMicromarkExtensions(root: string): Plugin {
     name: 'switchboard:memoised-micromark-extensions',
     enforce: 'pre',
     resolveId(source, importer) {
-      if (source !== 'micromark-util-combine-extensions' || (importer !== undefined && normalizePath(importer) === standIn)) return null;
+      if (source !== 'micromark-util-combine-extensions' || (importer !== undefined && normalizePath(importer.split('?')[0]!) === standIn)) return null;
       return standIn;
     },
   };

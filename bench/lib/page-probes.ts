@@ -134,6 +134,8 @@ export async function endPainted(page: Page, timeoutMs: number): Promise<EndSeen
 
 /** How long the probe waits for the paint of the text once the frame after it has run. */
 const PAINT_ENTRY_WAIT_MS = 2_000;
+/** The longest a probe waits for its trigger and text at all: then it fails rather than hangs. */
+const PROBE_DEADLINE_MS = 120_000;
 
 /** What a probe read, both from the `trigger`. */
 export interface ProbeTimes {
@@ -174,9 +176,16 @@ export async function armProbe(page: Page, trigger: 'click' | 'keydown', needle:
         if (t0 < 0 && (e.type === 'click' || e.key === 'Enter')) t0 = performance.now();
       };
       document.addEventListener(${JSON.stringify(trigger)}, onTrigger, { capture: true });
+      // Its parent is marked, and the nearest block around it too: Chromium may credit a text's
+      // paint to the block that lays it out rather than to an inline element around it.
       const mark = (node) => {
         if (node.nodeType === Node.TEXT_NODE) {
-          if (node.textContent.includes(needle) && node.parentElement) node.parentElement.setAttribute('elementtiming', name);
+          const parent = node.parentElement;
+          if (!parent || !node.textContent.includes(needle) || !parent.closest('[role="log"]')) return;
+          parent.setAttribute('elementtiming', name);
+          let block = parent;
+          while (block.parentElement && getComputedStyle(block).display.startsWith('inline')) block = block.parentElement;
+          block.setAttribute('elementtiming', name);
           return;
         }
         if (node.nodeType !== Node.ELEMENT_NODE) return;
@@ -198,18 +207,26 @@ export async function armProbe(page: Page, trigger: 'click' | 'keydown', needle:
         done();
       });
       paints.observe({ type: 'element' });
+      let stopped = false;
       const stop = () => {
+        stopped = true;
         mutations.disconnect();
         paints.disconnect();
         document.removeEventListener(${JSON.stringify(trigger)}, onTrigger, { capture: true });
         clearTimeout(waiting);
+        clearTimeout(deadline);
       };
+      const deadline = setTimeout(() => {
+        stop();
+        reject(new Error('the probe saw no ' + (t0 < 0 ? 'trigger' : JSON.stringify(needle) + ' on screen') + ' within ${PROBE_DEADLINE_MS / 1000} s'));
+      }, ${PROBE_DEADLINE_MS});
       const done = () => {
         if (nextFrameMs === undefined || paintedAt === undefined) return;
         stop();
         resolve({ paintedMs: paintedAt - t0, nextFrameMs });
       };
       const tick = () => {
+        if (stopped) return;
         if (seen) {
           nextFrameMs = performance.now() - t0;
           waiting = setTimeout(() => {

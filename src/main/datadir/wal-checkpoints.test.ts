@@ -222,7 +222,7 @@ describe('starting the WAL over under a steady stream', () => {
     write(stuck.db);
     stuck.checkpoints.noteWrite();
     stuck.runs[0]!({ busy: 0, log: 3, checkpointed: 3 });
-    await slow.turn();
+    await stuck.turn();
     expect(stuck.told).toEqual(['hold']);
     await expect.poll(() => stuck.told, { timeout: 2_000 }).toEqual(['hold', 'release']);
     expect(stuck.logged.map((e) => e.msg)).toContain('cutting the WAL file back held transcript writes for its longest; they go on and may wait for it');

@@ -239,6 +239,7 @@ export class WalCheckpoints {
 
   private startHold(writes: WriteHold, mode: CheckpointMode): void {
     const truncate = this.o.truncateHold ?? TRUNCATE_HOLD;
+    const started = performance.now();
     // A passive checkpoint slower than this (a busy disk) never keeps the transcript waiting
     // longer; it goes on unheld, and the next catch-up waits an interval, when there is less to copy.
     const timers = [
@@ -257,7 +258,6 @@ export class WalCheckpoints {
       timers.push(setTimeout(() => this.o.log.warn('cutting the WAL file back is slow (the disk): transcript writes wait for it in memory', { heldMs: truncate.warnMs }), truncate.warnMs));
     }
     for (const timer of timers) timer.unref();
-    const started = performance.now();
     this.holding = { timers, started };
     this.heldNext = mode;
     this.stats.holds++;

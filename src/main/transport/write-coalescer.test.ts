@@ -71,4 +71,18 @@ describe('coalesceWrites', () => {
     await microtasks();
     expect(calls).toEqual([['one-header', 'one-body', 'two-header', 'two-body']]);
   });
+
+  it('hands over what gathered once it passes the limit, and gathers the rest of the run again', async () => {
+    const { stream, calls } = recorder();
+    const together = coalesceWrites(stream, 10);
+    for (const frame of ['aaaa', 'bbbb', 'cccc', 'dddd', 'ee']) {
+      together();
+      stream.write(frame);
+    }
+    // 'cccc' found 8 bytes waiting, 'dddd' 12: over 10, so they went before it.
+    expect(calls).toEqual([['aaaa', 'bbbb', 'cccc']]);
+    await microtasks();
+    expect(calls).toEqual([['aaaa', 'bbbb', 'cccc'], ['dddd', 'ee']]);
+    expect(stream.writableCorked).toBe(0);
+  });
 });

@@ -21,6 +21,8 @@ const root: Node = { next: new WeakMap() };
  * objects every time. micromark only reads what this returns.
  */
 export function combineExtensions(extensions: Extensions): Combined {
+  // Only objects can be keys (the package skips anything else): such a list is combined as is.
+  if (!extensions.every((e) => typeof e === 'object' && e !== null)) return combineEach(extensions);
   let node = root;
   for (const extension of extensions) {
     let next = node.next.get(extension);

@@ -23,7 +23,10 @@ export type { Components };
  */
 const processor = unified().use(remarkParse).use(remarkGfm).use(remarkRehype).freeze();
 
-export function markdownElements(text: string, components: Partial<Components>): ReactElement {
+/** `a` and `img` are required: they are where an agent's addresses would become live ones. */
+export type SafeComponents = Partial<Components> & Pick<Components, 'a' | 'img'>;
+
+export function markdownElements(text: string, components: SafeComponents): ReactElement {
   const tree = processor.runSync(processor.parse(text)) as Root;
   return toJsxRuntime(tree, { Fragment, jsx, jsxs, components, ignoreInvalidStyle: true, passKeys: true, passNode: true });
 }

@@ -1,7 +1,7 @@
 import { createContext, memo, useContext, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import type { Element } from 'hast';
 import { MarkdownBlockSplitter, type BlockSplit } from '../../lib/markdown-blocks';
-import { markdownElements, type Components } from '../../lib/markdown-pipeline';
+import { markdownElements, type SafeComponents } from '../../lib/markdown-pipeline';
 import { BlockSegmenter, estimateHeight, type Segment } from '../../lib/markdown-segments';
 import { CodeBlock, isClosedFence } from './code-block';
 import { canWatch, scrollRootOf, watchSegment } from './segment-watch';
@@ -48,7 +48,7 @@ function Pre({ node }: { node?: Element | undefined }) {
 }
 
 // Links open outside the app window (the host's navigation guard decides what is allowed).
-const components: Partial<Components> = {
+const components: SafeComponents = {
   a: ({ node: _node, href, ...props }) =>
     isSafeHref(href) ? <a {...props} href={href} target="_blank" rel="noreferrer noopener" /> : <span className="unsafe-link" title={NOT_OPENED}>{props.children}</span>,
   // An image whose address was refused is its alt text, not an <img src=""> that loads this page again.
