@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as acp from '@agentclientprotocol/sdk';
+import { onAbort } from './abortable';
 import { shell } from './client-turns';
 import { PERMISSION_OPTIONS, type TurnContext } from './turns';
 
@@ -27,8 +28,7 @@ export async function cancelRequest(ctx: TurnContext, arg: string): Promise<void
   if (asked === 'elicit' && !ctx.clientCapabilities?.elicitation?.form) return say(ctx, 'The client does not take questions as forms; try /cancel-request permission.');
 
   const withdraw = new AbortController();
-  const onTurnCancel = (): void => withdraw.abort();
-  ctx.signal.addEventListener('abort', onTurnCancel, { once: true });
+  const stopListening = onAbort(ctx.signal, () => withdraw.abort());
   const timer = setTimeout(() => withdraw.abort(), ms);
   const toolCallId = `cancel-request-${randomUUID()}`;
   const toolCall = { toolCallId, title: 'A request the agent will withdraw', kind: 'other' as const, status: 'pending' as const };
@@ -50,7 +50,7 @@ export async function cancelRequest(ctx: TurnContext, arg: string): Promise<void
           );
   let giveUp: NodeJS.Timeout | undefined;
   const noAnswer = new Promise<'no answer'>((resolve) => {
-    withdraw.signal.addEventListener('abort', () => (giveUp = setTimeout(() => resolve('no answer'), ANSWER_AFTER_CANCEL_MS)), { once: true });
+    onAbort(withdraw.signal, () => (giveUp = setTimeout(() => resolve('no answer'), ANSWER_AFTER_CANCEL_MS)));
   });
   // Settled either way, so an answer that comes after the agent stopped listening is no unhandled rejection.
   const settled = request.then(
@@ -72,7 +72,7 @@ export async function cancelRequest(ctx: TurnContext, arg: string): Promise<void
   } finally {
     clearTimeout(timer);
     clearTimeout(giveUp);
-    ctx.signal.removeEventListener('abort', onTurnCancel);
+    stopListening();
     if (asked === 'permission') await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
     if (terminalId !== undefined) await releaseTerminal(ctx, terminalId);
   }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
+import { onAbort } from './abortable';
 import type { TurnContext } from './turns';
 
 function say(ctx: TurnContext, text: string): Promise<void> {
@@ -47,12 +48,10 @@ export async function terminal(ctx: TurnContext, arg: string): Promise<void> {
   try {
     await embed();
     // Best effort: a client that already released the terminal answers with an error, and the turn ends anyway.
-    const onCancel = (): void => void ctx.client.request(acp.methods.client.terminal.kill, ids).catch(() => {});
-    ctx.signal.addEventListener('abort', onCancel, { once: true });
+    // A Stop that came while the terminal was starting kills it too.
+    const stopListening = onAbort(ctx.signal, () => void ctx.client.request(acp.methods.client.terminal.kill, ids).catch(() => {}));
     // The SDK types these two answers `unknown` (2.4.0); the shapes are ACP's.
-    const exit = (await ctx.client
-      .request(acp.methods.client.terminal.waitForExit, ids)
-      .finally(() => ctx.signal.removeEventListener('abort', onCancel))) as acp.WaitForTerminalExitResponse;
+    const exit = (await ctx.client.request(acp.methods.client.terminal.waitForExit, ids).finally(stopListening)) as acp.WaitForTerminalExitResponse;
     const { output, truncated } = (await ctx.client.request(acp.methods.client.terminal.output, ids)) as acp.TerminalOutputResponse;
     await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: exit.exitCode === 0 ? 'completed' : 'failed', rawOutput: { ...exit } });
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;

@@ -89,3 +89,32 @@ describe('/cancel-request terminal', () => {
     expect(calls).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release']);
   });
 });
+
+describe('/terminal and Stop', () => {
+  it('kills the terminal when Stop came while it was starting (before the agent listened for it), then releases it', async () => {
+    const agent = start([]);
+    await agent.initialize({ terminal: true });
+    const sessionId = await agent.newSession('/tmp');
+    const calls: string[] = [];
+    let killed!: () => void;
+    const kill = new Promise<void>((resolve) => (killed = resolve));
+    agent.terminalHandler = async (method) => {
+      calls.push(method);
+      // The cancel goes out before the answer to create: the turn is cancelled before it waits.
+      if (method === 'terminal/create') {
+        await agent.cancel(sessionId);
+        return { terminalId: 't1' };
+      }
+      if (method === 'terminal/kill') killed();
+      if (method === 'terminal/wait_for_exit') {
+        await kill;
+        return { exitCode: null, signal: 'SIGKILL' };
+      }
+      if (method === 'terminal/output') return { output: '', truncated: false };
+      return {};
+    };
+    const answer = await agent.prompt(sessionId, '/terminal sleep 30');
+    expect(answer.stopReason).toBe('cancelled');
+    expect(calls).toEqual(['terminal/create', 'terminal/kill', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
+  });
+});
