@@ -15,7 +15,7 @@
  *   meanwhile), and the page's heap after a full GC.
  *
  * `npm run bench` calls `measureStream`; run alone:
- * `node --import tsx bench/stream-window.ts dense 100 200 [CHARS] [--after]`.
+ * `node --import tsx bench/stream-window.ts dense 100 200 [CHARS] [--after] [--trace=FILE.json]`.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -291,7 +291,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const words = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const [profile = 'dense', kb = '100', rate = '200', chars] = words;
   const spec: StreamSpec = { profile: profile as MarkdownProfile, kb: Number(kb), rate: Number(rate), chars: chars ? Number(chars) : undefined };
-  measureStream(spec, { after: process.argv.includes('--after'), log: (m) => console.error(m) }).then(
+  const trace = process.argv.find((a) => a.startsWith('--trace='))?.slice('--trace='.length);
+  measureStream(spec, { after: process.argv.includes('--after'), log: (m) => console.error(m), ...(trace ? { trace } : {}) }).then(
     (r) => console.log(JSON.stringify({ prompt: promptOf(spec), ...r })),
     (err: unknown) => {
       console.error(err);

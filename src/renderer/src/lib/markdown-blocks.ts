@@ -97,11 +97,23 @@ export function ownCopy(s: string): string {
 
 /**
  * Stateful on purpose: `split` resumes the scan where the previous call stopped when the new
- * text extends the old one, so a stream costs O(new text) per call.
+ * text extends the old one, and `feed` takes only what was added, so a stream costs O(new text
+ * plus its open block) per call.
+ *
+ * Only the open block is kept as one string (`buf`); the text before it lives in the finished
+ * blocks. A streamed message's text is `previous + chunk`, which V8 keeps as a rope: reading any
+ * of it (a slice, a search, a regular expression) first copies the whole text into one string.
+ * At 1 MB that was a copy of up to 2 MB a frame, most of what the page allocated while a dense
+ * answer streamed, and what set off its long garbage collections (issue 21). `feed` never reads
+ * the whole text.
  */
 export class MarkdownBlockSplitter {
+  /** The whole text so far (as handed in, or as a rope of what was fed): compared by `split`. */
   private text = '';
+  private length = 0;
   private finished: string[] = [];
+  /** The open block: the text from `openStart` on. */
+  private buf = '';
   private openStart = 0;
   /** Offset of the first line not scanned yet; always a line start. */
   private scanned = 0;
@@ -113,25 +125,59 @@ export class MarkdownBlockSplitter {
   private hasContent = false;
   /** Something made boundaries uncertain: no more splitting in this text. */
   private merged = false;
-  /** A definition was seen: the whole text is one block. */
+  /** A definition or a carriage return was seen: the whole text is one block. */
   private whole = false;
 
+  /** The split of `text`: what it adds to the text split before is scanned; another text starts over. */
   split(text: string): BlockSplit {
-    if (text !== this.text && !extendsText(text, this.text)) this.reset();
+    if (text === this.text) return this.result();
+    if (!extendsText(text, this.text)) this.reset();
+    const added = text.slice(this.length);
     this.text = text;
-    if (!this.whole && text.includes('\r', this.scanned)) this.whole = true;
+    return this.append(added);
+  }
+
+  /** The split once `added` is appended to the text split so far. Reads nothing but `added` and the open block. */
+  feed(added: string): BlockSplit {
+    this.text += added;
+    return this.append(added);
+  }
+
+  private append(added: string): BlockSplit {
+    this.length += added.length;
+    this.buf += added;
+    if (!this.whole && added.includes('\r')) this.becomeWhole();
     while (!this.whole) {
-      const end = text.indexOf('\n', this.scanned);
+      const from = this.scanned - this.openStart;
+      const end = this.buf.indexOf('\n', from);
       if (end < 0) break;
-      this.scanLine(text.slice(this.scanned, end), this.scanned);
-      this.scanned = end + 1;
+      // A cut in scanLine moves openStart: the line's end is kept as an offset in the text.
+      const lineEnd = this.openStart + end;
+      this.scanLine(this.buf.slice(from, end), this.scanned);
+      this.scanned = lineEnd + 1;
     }
-    if (this.whole) return { finished: [], open: text };
-    return { finished: this.finished, open: text.slice(this.openStart) };
+    return this.result();
+  }
+
+  private result(): BlockSplit {
+    return { finished: this.finished, open: this.buf };
+  }
+
+  /** No more splitting: the blocks so far go back into the one open block. */
+  private becomeWhole(): void {
+    this.whole = true;
+    if (this.finished.length === 0) return;
+    this.buf = this.finished.join('') + this.buf;
+    this.openStart = 0;
+    // A new array: whoever kept the old one sees that the blocks started over.
+    this.finished = [];
   }
 
   private reset(): void {
+    this.text = '';
+    this.length = 0;
     this.finished = [];
+    this.buf = '';
     this.openStart = 0;
     this.scanned = 0;
     this.fence = undefined;
@@ -178,7 +224,7 @@ export class MarkdownBlockSplitter {
       return;
     }
     if (DEFINITION.test(line)) {
-      this.whole = true;
+      this.becomeWhole();
       return;
     }
 
@@ -201,7 +247,8 @@ export class MarkdownBlockSplitter {
 
   /** Ends the open block at `at`; `hasContent`: whether the new open block starts with content. */
   private cut(at: number, hasContent: boolean): void {
-    this.finished.push(ownCopy(this.text.slice(this.openStart, at)));
+    this.finished.push(ownCopy(this.buf.slice(0, at - this.openStart)));
+    this.buf = this.buf.slice(at - this.openStart);
     this.openStart = at;
     this.lists = new Set();
     this.hasContent = hasContent;

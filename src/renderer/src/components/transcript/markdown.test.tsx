@@ -1,22 +1,26 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { markdownChunks, markdownDocument, seededRandom } from '../../../../agents/demo/markdown-doc';
 import { MarkdownBlockSplitter, type BlockSplit } from '../../lib/markdown-blocks';
+import { TextPieces } from '../../lib/text-pieces';
 import { splitMarkdown, WholeMarkdown, withoutSegments } from '../../test-support/markdown';
-import { blockChildren, Markdown } from './markdown';
+import { blockChildren, Markdown, newSplitState, splitOf } from './markdown';
 import { TRICKY_DOCS } from './markdown-docs.test-data';
 
 const whole = (text: string) => renderToStaticMarkup(<WholeMarkdown text={text} />);
 const blocks = (split: BlockSplit) => renderToStaticMarkup(<div className="markdown">{blockChildren(split)}</div>);
 
-/** Feeds `chunks` one by one to one splitter, rendering after each, as a streaming bubble does. */
-function streamed(chunks: readonly string[]): { final: string; frames: string[] } {
+/**
+ * Feeds `chunks` one by one to one splitter, rendering after each, as a streaming bubble does:
+ * the whole text so far each time (`split`), or only each chunk (`feed`, as a row's pieces).
+ */
+function streamed(chunks: readonly string[], via: 'split' | 'feed' = 'split'): { final: string; frames: string[] } {
   const splitter = new MarkdownBlockSplitter();
   let text = '';
   const frames: string[] = [];
   for (const chunk of chunks) {
     text += chunk;
-    frames.push(blocks(splitter.split(text)));
+    frames.push(blocks(via === 'split' ? splitter.split(text) : splitter.feed(chunk)));
   }
   return { final: frames.at(-1) ?? blocks(splitter.split('')), frames };
 }
@@ -50,6 +54,11 @@ describe('block-wise Markdown renders exactly as the whole text', () => {
     it(`${name}: streamed line by line (a table row by row)`, () => {
       expect(streamed(doc.split(/(?<=\n)/)).final).toBe(whole(doc));
     });
+
+    it(`${name}: fed chunk by chunk, one code unit and one line at a time`, () => {
+      expect(streamed(perChar(doc), 'feed').final).toBe(whole(doc));
+      expect(streamed(doc.split(/(?<=\n)/), 'feed').final).toBe(whole(doc));
+    });
   }
 
   it('really splits agent-style text into several blocks (else the test above proves nothing)', () => {
@@ -66,6 +75,9 @@ describe('block-wise Markdown renders exactly as the whole text', () => {
       let text = '';
       for (const chunk of randomCuts(doc, seed, 150)) splitter.split((text += chunk));
       expect(blocks(splitter.split(doc)), `seed ${seed}`).toBe(reference);
+      const fed = new MarkdownBlockSplitter();
+      for (const chunk of randomCuts(doc, seed, 150)) fed.feed(chunk);
+      expect(blocks(fed.split(doc)), `seed ${seed}, fed`).toBe(reference);
     }
   });
 
@@ -91,6 +103,7 @@ describe('a chunk boundary inside a character', () => {
     const reference = whole(doc);
     for (let cut = 1; cut < doc.length; cut++) {
       expect(streamed([doc.slice(0, cut), doc.slice(cut)]).final, `cut at ${cut}`).toBe(reference);
+      expect(streamed([doc.slice(0, cut), doc.slice(cut)], 'feed').final, `cut at ${cut}, fed`).toBe(reference);
     }
   });
 });
@@ -109,6 +122,27 @@ describe('the splitter keeps finished blocks final', () => {
     const once = splitMarkdown(doc);
     expect(splitter.split(doc)).toEqual(once);
     expect([...once.finished, once.open].join('')).toBe(doc);
+    const fed = new MarkdownBlockSplitter();
+    for (const chunk of markdownChunks(doc, 10)) fed.feed(chunk);
+    expect(fed.split(doc)).toEqual(once);
+  });
+
+  it('goes on by split after feed, and by feed after split, as one text', () => {
+    const doc = markdownDocument(4);
+    const half = Math.floor(doc.length / 2);
+    const splitter = new MarkdownBlockSplitter();
+    splitter.feed(doc.slice(0, half));
+    expect(splitter.split(doc.slice(0, half + 10))).toEqual(splitMarkdown(doc.slice(0, half + 10)));
+    expect(splitter.feed(doc.slice(half + 10))).toEqual(splitMarkdown(doc));
+  });
+
+  it('gives up splitting when a definition or a carriage return comes in a later chunk, with all the text in the open block', () => {
+    for (const late of ['\n[ref]: https://example.com\n', 'a line\r\nanother\n']) {
+      const splitter = new MarkdownBlockSplitter();
+      const before = '# One\n\nFirst.\n\n# Two\n\nSecond.\n\n';
+      expect(splitter.feed(before).finished.length).toBeGreaterThan(1);
+      expect(splitter.feed(late)).toEqual({ finished: [], open: before + late });
+    }
   });
 
   it('closes a fenced code block as soon as its closing fence line is complete', () => {
@@ -136,5 +170,36 @@ describe('the splitter keeps finished blocks final', () => {
     expect(splitter.split(otherTail)).toEqual(splitMarkdown(otherTail));
     // Shorter: starts again.
     expect(splitter.split(long.slice(0, 100))).toEqual(splitMarkdown(long.slice(0, 100)));
+  });
+});
+
+describe('a streaming message feeds the splitter its new pieces', () => {
+  it('reads only the pieces added since the last render, and the same blocks come out as from the whole text', () => {
+    const doc = markdownDocument(6);
+    const chunks = markdownChunks(doc, 6);
+    const state = newSplitState();
+    const bySplit = vi.spyOn(state.splitter, 'split');
+    const pieces = new TextPieces(chunks[0]!);
+    let text = chunks[0]!;
+    splitOf(state, text, pieces);
+    expect(bySplit).toHaveBeenCalledTimes(1);
+    for (const chunk of chunks.slice(1)) {
+      pieces.add(chunk);
+      text += chunk;
+      const split = splitOf(state, text, pieces);
+      // Rendered twice with the same text (React may): nothing more is fed.
+      expect(splitOf(state, text, pieces)).toEqual(split);
+    }
+    expect(bySplit).toHaveBeenCalledTimes(1);
+    expect(splitOf(state, text, pieces)).toEqual(splitMarkdown(doc));
+  });
+
+  it('goes by the text where the pieces do not fit it: another message, or a text the pieces do not end at', () => {
+    const state = newSplitState();
+    const pieces = new TextPieces('# A\n\n');
+    pieces.add('first\n\n');
+    splitOf(state, '# A\n\nfirst\n\n', pieces);
+    expect(splitOf(state, '# B\n\nother', new TextPieces('# B\n\nother'))).toEqual(splitMarkdown('# B\n\nother'));
+    expect(splitOf(state, '# B\n\noth', pieces)).toEqual(splitMarkdown('# B\n\noth'));
   });
 });

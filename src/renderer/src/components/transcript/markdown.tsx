@@ -3,6 +3,7 @@ import type { Element } from 'hast';
 import { MarkdownBlockSplitter, type BlockSplit } from '../../lib/markdown-blocks';
 import { markdownElements, type SafeComponents } from '../../lib/markdown-pipeline';
 import { BlockSegmenter, estimateHeight, type Segment } from '../../lib/markdown-segments';
+import type { TextPieces } from '../../lib/text-pieces';
 import { CodeBlock, isClosedFence } from './code-block';
 import { canWatch, scrollRootOf, watchSegment } from './segment-watch';
 import { createIdleQueue } from '../../lib/idle-queue';
@@ -210,16 +211,43 @@ function keepViewInPlace(segment: globalThis.Element, delta: number): void {
   root.scrollTop += delta;
 }
 
+export interface SplitState {
+  splitter: MarkdownBlockSplitter;
+  /** The pieces the splitter was last fed from, and how many of them. */
+  fed: { pieces: TextPieces; count: number } | undefined;
+  segmenter: BlockSegmenter;
+  heights: Heights;
+}
+
+export const newSplitState = (): SplitState => ({ splitter: new MarkdownBlockSplitter(), fed: undefined, segmenter: new BlockSegmenter(), heights: new Map() });
+
+/**
+ * The blocks of `text`. Where it is the same message grown by a few pieces, the splitter is fed
+ * just those (the whole text is never read: see TextPieces); anything else goes by the text.
+ * Rendering twice with the same text feeds nothing the second time.
+ */
+export function splitOf(state: SplitState, text: string, pieces: TextPieces | undefined): BlockSplit {
+  const count = pieces?.count(text.length);
+  const fed = state.fed;
+  if (pieces && count !== undefined && fed?.pieces === pieces && count >= fed.count) {
+    const added = pieces.text(fed.count, count);
+    fed.count = count;
+    return state.splitter.feed(added);
+  }
+  state.fed = pieces && count !== undefined ? { pieces, count } : undefined;
+  return state.splitter.split(text);
+}
+
 /**
  * Agent text as Markdown, split into top-level blocks (see MarkdownBlockSplitter) and the
  * finished blocks grouped into segments (see BlockSegmenter). While a message streams, only
  * its open block is parsed again, and React compares one element per segment, not per block;
  * only segments near the view are rendered at all.
  */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+export const Markdown = memo(function Markdown({ text, pieces }: { text: string; pieces?: TextPieces | undefined }) {
   // Per mounted message: the splitter and the segmenter resume where they left off as the text grows.
-  const [state] = useState(() => ({ splitter: new MarkdownBlockSplitter(), segmenter: new BlockSegmenter(), heights: new Map() as Heights }));
-  const split = state.splitter.split(text);
+  const [state] = useState(newSplitState);
+  const split = splitOf(state, text, pieces);
   const segments = state.segmenter.update(split.finished);
   const children: ReactNode[] = [];
   segments.forEach((segment, i) => {

@@ -200,7 +200,7 @@ export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: 
       return (
         <div className="row-agent">
           <div className="bubble bubble-agent">
-            <Markdown text={row.text} />
+            <Markdown text={row.text} pieces={row.pieces} />
           </div>
         </div>
       );
@@ -213,7 +213,7 @@ export const TranscriptRow = memo(function TranscriptRow({ row, openThoughts }: 
         >
           <summary>Thought</summary>
           <div className="thought-text">
-            <Markdown text={row.text} />
+            <Markdown text={row.text} pieces={row.pieces} />
           </div>
         </details>
       );

@@ -3,7 +3,14 @@ import type { SessionEventT } from '../../../../../shared/contract';
 import { ev, SID } from '../../../test-support/fake-api';
 import { answer, boundStore, ok } from '../../../test-support/store-fixtures';
 import { buildRows } from '../../../test-support/rows';
-import { lastUserPrompt, RowGrouper, type Row, type RowList } from './rows';
+import { isBlankRow, lastUserPrompt, RowGrouper, type Row, type RowList } from './rows';
+
+/** A message row's text as its pieces give it (what Markdown feeds on while it streams). */
+function piecesText(row: Row | undefined): string | undefined {
+  if (row?.type !== 'agent' && row?.type !== 'thought') return undefined;
+  const count = row.pieces?.count(row.text.length);
+  return count === undefined ? undefined : row.pieces?.text(0, count);
+}
 
 const all = (list: RowList): Row[] => Array.from({ length: list.count }, (_, i) => list.at(i) as Row);
 
@@ -208,7 +215,8 @@ describe('RowGrouper', () => {
     expect(after.count).toBe(1);
     expect(after.layout).not.toBe(before.layout);
     const whole = events.slice(1, 27).map((e) => (e.payload as { text: string }).text).join('');
-    expect(after.at(0)).toEqual({ type: 'agent', key: 'agent-2', text: whole });
+    expect(after.at(0)).toMatchObject({ type: 'agent', key: 'agent-2', text: whole });
+    expect(piecesText(after.at(0))).toBe(whole);
     // Every kept event maps to the message; the snapshot handed out before still reads its rows.
     expect(after.rowOfEvent(0)).toBe(0);
     expect(after.rowOfEvent(16)).toBe(0);
@@ -219,6 +227,24 @@ describe('RowGrouper', () => {
     expect(grouper.stats).toMatchObject({ regroups: 0, trims: 1 });
     expect(later.layout).toBe(after.layout);
     expect((later.at(0) as { text: string }).text.endsWith('c31 ')).toBe(true);
+  });
+
+  it('gives a streamed message its pieces: each row reads its own text from them, a row handed out earlier too', () => {
+    const chunks = ['  ', '\n', 'Hello', ' world', '\n\nmore'];
+    const events = [ev(1, 'user_message', { text: 'hi' }), ...chunks.map((text, i) => ev(i + 2, 'agent_message', { text }))];
+    const grouper = new RowGrouper();
+    const seen: Row[] = [];
+    for (let n = 2; n <= events.length; n++) seen.push(grouper.update(events.slice(0, n)).at(1)!);
+    // One chunk: no pieces (nothing to read piecemeal); from the second on, all rows share one.
+    expect((seen[0] as { pieces?: unknown }).pieces).toBeUndefined();
+    const shared = (seen.at(-1) as { pieces?: unknown }).pieces;
+    expect(shared).toBeDefined();
+    seen.slice(1).forEach((row, i) => {
+      expect((row as { pieces?: unknown }).pieces).toBe(shared);
+      expect(piecesText(row)).toBe(chunks.slice(0, i + 2).join(''));
+    });
+    // Blank while only white space came, whatever came after.
+    expect(seen.map(isBlankRow)).toEqual([true, true, false, false, false]);
   });
 
   it('after a trim, the rows are the newest rows of the whole grouping, and updates reach cards kept', () => {

@@ -17,6 +17,7 @@ import type {
 } from '../../../../../shared/contract';
 import { UNSHOWN_KINDS } from '../../../../../shared/contract';
 import type { ElicitationQuestionT } from '../../../../../shared/elicitation';
+import { TextPieces } from '../../../lib/text-pieces';
 
 export interface ToolCallState {
   toolCallId: string;
@@ -52,8 +53,9 @@ export type QuestionAnswer = Omit<EventOf<'question_answered'>['payload'], 'requ
 export type Row =
   /** `seq`: the stored message's (absent while it is being sent): a fork point for Edit and resend. */
   | { type: 'user'; key: string; text: string; pending: boolean; attachments?: readonly AttachmentRecord[]; seq?: number }
-  | { type: 'agent'; key: string; text: string }
-  | { type: 'thought'; key: string; text: string }
+  /** `pieces`: the chunks `text` came in (shared by the rows of one message as it streams; see TextPieces). */
+  | { type: 'agent'; key: string; text: string; pieces?: TextPieces }
+  | { type: 'thought'; key: string; text: string; pieces?: TextPieces }
   | { type: 'tool'; key: string; call: ToolCallState }
   | { type: 'plan'; key: string; entries: readonly PlanEntry[] }
   | { type: 'stopped'; key: string; text: string }
@@ -365,7 +367,12 @@ export class RowGrouper {
       const text = e.payload.text;
       const prev = this.open?.kind === kind ? this.rows[this.open.index] : undefined;
       if (this.open && prev && (prev.type === 'agent' || prev.type === 'thought')) {
-        if (text !== '') this.replace(this.open.index, { ...prev, text: prev.text + text });
+        if (text !== '') {
+          // From the second chunk on: a message of one chunk has nothing to read piecemeal.
+          const pieces = prev.pieces ?? new TextPieces(prev.text);
+          pieces.add(text);
+          this.replace(this.open.index, { ...prev, text: prev.text + text, pieces });
+        }
       } else {
         this.open = { index: this.push({ type: kind, key: `${kind}-${e.seq}`, text }), kind };
       }
@@ -526,7 +533,9 @@ export class RowGrouper {
  * but it is drawn as nothing and the arrow keys pass over it.
  */
 export function isBlankRow(row: Row): boolean {
-  return (row.type === 'agent' || row.type === 'thought') && !/\S/.test(row.text);
+  if (row.type !== 'agent' && row.type !== 'thought') return false;
+  // The pieces answer without reading the whole text (a streaming message's text is a rope).
+  return row.pieces ? !row.pieces.visibleIn(row.text.length) : !/\S/.test(row.text);
 }
 
 /** The text of the newest user prompt among loaded events (for Retry after a crash loop). */
