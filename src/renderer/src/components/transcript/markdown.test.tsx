@@ -203,3 +203,53 @@ describe('a streaming message feeds the splitter its new pieces', () => {
     expect(splitOf(state, '# B\n\noth', pieces)).toEqual(splitMarkdown('# B\n\noth'));
   });
 });
+
+describe('splitOf between versions of a message', () => {
+  const doc = markdownDocument(3);
+  const chunks = markdownChunks(doc, 3);
+  const grown = (n: number) => {
+    const pieces = new TextPieces(chunks[0]!);
+    for (const c of chunks.slice(1, n)) pieces.add(c);
+    return { pieces, text: chunks.slice(0, n).join('') };
+  };
+
+  it('goes back to an older version of the same pieces (a snapshot rendered again) by its text', () => {
+    const { pieces } = grown(chunks.length);
+    const state = newSplitState();
+    let text = '';
+    chunks.forEach((c, i) => {
+      text += c;
+      if (i > 0) splitOf(state, text, pieces);
+      else splitOf(state, c, pieces);
+    });
+    const older = chunks.slice(0, 5).join('');
+    expect(splitOf(state, older, pieces)).toEqual(splitMarkdown(older));
+    expect(splitOf(state, doc, pieces)).toEqual(splitMarkdown(doc));
+  });
+
+  it('takes new pieces of the same text (the rows were grouped again) and goes on feeding them', () => {
+    const half = Math.floor(chunks.length / 2);
+    const first = grown(half);
+    const state = newSplitState();
+    splitOf(state, first.text, first.pieces);
+    const again = grown(chunks.length);
+    const bySplit = vi.spyOn(state.splitter, 'split');
+    expect(splitOf(state, chunks.slice(0, half + 1).join(''), again.pieces)).toEqual(splitMarkdown(chunks.slice(0, half + 1).join('')));
+    expect(bySplit).toHaveBeenCalledTimes(1);
+    expect(splitOf(state, doc, again.pieces)).toEqual(splitMarkdown(doc));
+    expect(bySplit).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives up splitting when a definition or a carriage return arrives after several cuts, fed or split', () => {
+    for (const late of ['\n[ref]: https://example.com\n', 'a line\r\nanother\n']) {
+      const text = `${doc}${late}more`;
+      const pieces = new TextPieces(doc);
+      const state = newSplitState();
+      splitOf(state, doc, pieces);
+      pieces.add(late);
+      pieces.add('more');
+      expect(splitOf(state, text, pieces)).toEqual(splitMarkdown(text));
+      expect(splitOf(state, text, pieces).finished).toEqual([]);
+    }
+  });
+});

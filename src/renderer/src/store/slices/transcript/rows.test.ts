@@ -247,6 +247,16 @@ describe('RowGrouper', () => {
     expect(seen.map(isBlankRow)).toEqual([true, true, false, false, false]);
   });
 
+  it('tells a thought of white space from one with text by its pieces, from an empty first chunk on', () => {
+    const chunks = ['', ' \n', '\tplan', ''];
+    const events = [ev(1, 'user_message', { text: 'hi' }), ...chunks.map((text, i) => ev(i + 2, 'agent_thought', { text }))];
+    const grouper = new RowGrouper();
+    const seen = [2, 3, 4, 5].map((n) => grouper.update(events.slice(0, n)).at(1)!);
+    expect(seen.map((r) => r.type)).toEqual(['thought', 'thought', 'thought', 'thought']);
+    expect(seen.map(isBlankRow)).toEqual([true, true, false, false]);
+    expect(piecesText(seen.at(-1))).toBe(' \n\tplan');
+  });
+
   it('after a trim, the rows are the newest rows of the whole grouping, and updates reach cards kept', () => {
     const events = script(600);
     const grouper = new RowGrouper();

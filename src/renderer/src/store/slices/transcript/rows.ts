@@ -53,7 +53,10 @@ export type QuestionAnswer = Omit<EventOf<'question_answered'>['payload'], 'requ
 export type Row =
   /** `seq`: the stored message's (absent while it is being sent): a fork point for Edit and resend. */
   | { type: 'user'; key: string; text: string; pending: boolean; attachments?: readonly AttachmentRecord[]; seq?: number }
-  /** `pieces`: the chunks `text` came in (shared by the rows of one message as it streams; see TextPieces). */
+  /**
+   * `pieces`: the chunks `text` came in (shared by the rows of one message as it streams; see
+   * TextPieces). Only `fold` makes them; a row given another text must not keep them.
+   */
   | { type: 'agent'; key: string; text: string; pieces?: TextPieces }
   | { type: 'thought'; key: string; text: string; pieces?: TextPieces }
   | { type: 'tool'; key: string; call: ToolCallState }
