@@ -208,8 +208,9 @@ switch (scenario) {
   }
   case 'open': {
     const data = archive({ name: '10000x500', sessions: 10_000, eventsPerSession: 500, backfill: false }, (m) => console.error(m));
-    const serve = await startServe(data.dataDir, [], { SWITCHBOARD_RENDERER_DIR: await unminifiedRenderer() });
+    // The browser first: one that cannot start leaves no host behind.
     const browser = await launchBrowser();
+    const serve = await startServe(data.dataDir, [], { SWITCHBOARD_RENDERER_DIR: await unminifiedRenderer() });
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       await page.goto(serve.url);
@@ -228,9 +229,9 @@ switch (scenario) {
     break;
   }
   case 'first-text': {
+    const browser = await launchBrowser();
     const dir = tempDataDir();
     const serve = await startServe(dir.path, [], { SWITCHBOARD_RENDERER_DIR: await unminifiedRenderer() });
-    const browser = await launchBrowser();
     try {
       const page = await openWindow(browser, serve.url);
       await newSession(page);

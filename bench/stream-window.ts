@@ -231,9 +231,10 @@ async function afterStream(page: Page, spec: StreamSpec, answerSession: string, 
 export async function measureStream(spec: StreamSpec, options: StreamOptions = {}): Promise<StreamResult> {
   const t0 = performance.now();
   const step = (m: string): void => options.log?.(`${((performance.now() - t0) / 1000).toFixed(1)} s: ${m}`);
+  // The browser first: one that cannot start leaves no host behind.
+  const browser = await launchBrowser();
   const dir = tempDataDir();
   const serve = await startServe(dir.path, [], options.env);
-  const browser = await launchBrowser();
   try {
     step('window');
     const page = await openWindow(browser, serve.url);

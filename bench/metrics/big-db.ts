@@ -184,7 +184,12 @@ async function onOneHost(ctx: BenchContext, data: Archive, f: Figures): Promise<
   const startedAt = performance.now();
   const host = await startHost([], data.dataDir);
   const care = watchCare(host, startedAt);
-  const browser = await launchBrowser();
+  // Launched after the host (its start is measured); one that cannot start stops the host.
+  const browser = await launchBrowser().catch(async (err: unknown) => {
+    care.off();
+    await host.stop();
+    throw err;
+  });
   /** Runs `fn` as the figures `names`; `care` says what of the host's care it overlapped. */
   const span = (names: readonly Name[], fn: () => Promise<(care: string) => void>) =>
     f.measure(names, async () => {

@@ -2,15 +2,15 @@
 
 /** Resolves after `ms`, or early (without throwing) once `signal` aborts. */
 export function delay(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+    const timer = setTimeout(() => {
+      stopListening();
       resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
+    }, ms);
+    const stopListening = onAbort(signal, () => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
 }
 
