@@ -22,6 +22,10 @@ test.describe('a long Markdown answer', () => {
     // Far more segments than are shown: most of the answer is empty boxes.
     expect(await segments.count()).toBeGreaterThan(20);
     expect(await empty.count()).toBeGreaterThan((await segments.count()) / 2);
+    // Far from the view, whole pages of segments are one empty box each.
+    const pages = answer.locator('[data-page]');
+    expect(await pages.count()).toBeGreaterThan(1);
+    expect(await answer.locator('[data-page]:empty').count()).toBeGreaterThan(0);
     const headings = await answer.locator('h3').count();
     expect(headings).toBeGreaterThan(0);
     expect(headings).toBeLessThan(200);

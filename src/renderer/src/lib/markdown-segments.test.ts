@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MarkdownBlockSplitter } from './markdown-blocks';
-import { BlockSegmenter, estimateHeight, type Segment } from './markdown-segments';
+import { BlockSegmenter, estimateHeight, SegmentPager, type Segment, type SegmentPage } from './markdown-segments';
 
 const blocksOf = (text: string): readonly string[] => new MarkdownBlockSplitter().split(text).finished;
 const segmentsOf = (blocks: readonly string[]): readonly Segment[] => new BlockSegmenter().update(blocks);
@@ -62,6 +62,60 @@ describe('BlockSegmenter', () => {
     const segmenter = new BlockSegmenter();
     segmenter.update([...blocks]);
     expect(segmenter.update(['# other\n\n'])).toEqual([{ key: expect.any(String), blocks: ['# other\n\n'], chars: 9, done: false }]);
+  });
+});
+
+describe('SegmentPager', () => {
+  const doc = denseText(2400);
+  const blocks = blocksOf(doc);
+  const pagesOf = (segments: readonly Segment[]): readonly SegmentPage[] => new SegmentPager().update(segments);
+
+  it('groups every segment, in order, into pages of a bounded size, far fewer than segments', () => {
+    const segments = segmentsOf(blocks);
+    const pages = pagesOf(segments);
+    expect(pages.flatMap((p) => p.segments)).toEqual(segments);
+    expect(segments.length).toBeGreaterThan(200);
+    expect(pages.length).toBeLessThan(segments.length / 8);
+    for (const p of pages.slice(0, -1)) {
+      expect(p.done).toBe(true);
+      expect(p.segments.length).toBeLessThanOrEqual(32);
+      expect(p.key).toBe(p.segments[0]!.key);
+    }
+    expect(new Set(pages.map((p) => p.key)).size).toBe(pages.length);
+  });
+
+  it('gives the same pages streamed block by block as all at once, keeping each finished page object', () => {
+    const segmenter = new BlockSegmenter();
+    const pager = new SegmentPager();
+    const growing: string[] = [];
+    const kept = new Map<string, SegmentPage>();
+    let last: readonly SegmentPage[] = [];
+    for (const block of blocks) {
+      growing.push(block);
+      const segments = segmenter.update(growing);
+      last = pager.update(segments);
+      expect(last.flatMap((p) => p.segments)).toEqual(segments);
+      for (const p of last.filter((x) => x.done)) {
+        if (kept.has(p.key)) expect(kept.get(p.key)).toBe(p);
+        kept.set(p.key, p);
+      }
+    }
+    expect(kept.size).toBeGreaterThan(5);
+    const key = (pages: readonly SegmentPage[]) => pages.map((p) => [p.key, p.segments.map((s) => s.key)]);
+    expect(key(last)).toEqual(key(pagesOf(segmentsOf(blocks))));
+  });
+
+  it('keeps the pages after the first few when text is loaded in front, and starts again for another text', () => {
+    const key = (pages: readonly SegmentPage[]) => pages.map((p) => [p.key, p.segments.map((s) => s.key)]);
+    const whole = key(pagesOf(segmentsOf(blocks)));
+    const later = key(pagesOf(segmentsOf(blocks.slice(37))));
+    expect(later.length).toBeGreaterThan(3);
+    // The first boundaries of the shorter text can fall short of PAGE_MIN in the whole one: from the third page on they agree.
+    expect(later.slice(2)).toEqual(whole.slice(-(later.length - 2)));
+    const segmenter = new BlockSegmenter();
+    const pager = new SegmentPager();
+    pager.update(segmenter.update([...blocks]));
+    expect(pager.update(segmenter.update(['# other\n\n']))).toEqual([{ key: expect.any(String), segments: [expect.objectContaining({ blocks: ['# other\n\n'] })], done: false }]);
   });
 });
 

@@ -15,14 +15,15 @@ export function WholeMarkdown({ text }: { text: string }) {
 }
 
 /**
- * `html` without the segment boxes a message's blocks are grouped in (`data-segment`, see
- * markdown.tsx): what is left is the blocks' own markup, which must equal the whole text's.
+ * `html` without the segment and page boxes a message's blocks are grouped in (`data-segment`,
+ * `data-page`, see markdown.tsx): what is left is the blocks' own markup, which must equal the
+ * whole text's.
  */
 export function withoutSegments(html: string): string {
   const open: boolean[] = [];
   return html.replace(/<div\b[^>]*>|<\/div>/g, (tag) => {
     if (tag === '</div>') return open.pop() ? '' : tag;
-    const segment = / data-segment=""/.test(tag);
+    const segment = / data-(?:segment|page)=""/.test(tag);
     open.push(segment);
     return segment ? '' : tag;
   });

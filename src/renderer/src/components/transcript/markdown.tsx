@@ -2,7 +2,7 @@ import { createContext, memo, useContext, useLayoutEffect, useRef, useState, typ
 import type { Element } from 'hast';
 import { MarkdownBlockSplitter, type BlockSplit } from '../../lib/markdown-blocks';
 import { markdownElements, type SafeComponents } from '../../lib/markdown-pipeline';
-import { BlockSegmenter, estimateHeight, type Segment } from '../../lib/markdown-segments';
+import { BlockSegmenter, estimateHeight, SegmentPager, type Segment, type SegmentPage } from '../../lib/markdown-segments';
 import type { TextPieces } from '../../lib/text-pieces';
 import { CodeBlock, isClosedFence } from './code-block';
 import { canWatch, scrollRootOf, watchSegment } from './segment-watch';
@@ -187,6 +187,51 @@ const SegmentView = memo(function SegmentView({ segment, eager, heights }: { seg
   );
 });
 
+/** A page far from the view: as tall as its segments were when last shown, or as estimated. */
+function pageHeight(page: SegmentPage, heights: Heights): number {
+  let px = 0;
+  for (const segment of page.segments) px += heights.get(segment.key) ?? estimateHeight(segment.blocks);
+  return px;
+}
+
+/**
+ * A page of segments (see SegmentPager). Near the view it holds its segments, each of which is
+ * rendered or an empty box on its own; farther away it is one empty box as tall as they are, so
+ * the page holds a few dozen boxes for a long message, not one a segment. `eager`: how many of
+ * its last segments are among the message's newest (always rendered).
+ */
+const PageView = memo(function PageView({ page, eager, heights }: { page: SegmentPage; eager: number; heights: Heights }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(() => !canWatch());
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || !canWatch()) return;
+    let queued: (() => void) | undefined;
+    const stop = watchSegment(el, {
+      onNear: (value) => {
+        queued?.();
+        queued = segmentShows.add(() => setNear(value));
+      },
+    });
+    return () => {
+      queued?.();
+      stop();
+    };
+  }, []);
+  if (eager === 0 && !near) return <div ref={ref} className="markdown-page" data-page="" style={{ height: pageHeight(page, heights) }} />;
+  const children: ReactNode[] = [];
+  const count = page.segments.length;
+  page.segments.forEach((segment, i) => {
+    if (i > 0) children.push('\n');
+    children.push(<SegmentView key={`s${segment.key}`} segment={segment} eager={i >= count - eager} heights={heights} />);
+  });
+  return (
+    <div ref={ref} className="markdown-page" data-page="">
+      {children}
+    </div>
+  );
+});
+
 /** Within this of the end, the transcript follows new output itself (as TranscriptView's STICK_PX). */
 const AT_END_PX = 32;
 
@@ -216,10 +261,11 @@ export interface SplitState {
   /** The pieces the splitter was last fed from, and how many of them. */
   fed: { pieces: TextPieces; count: number } | undefined;
   segmenter: BlockSegmenter;
+  pager: SegmentPager;
   heights: Heights;
 }
 
-export const newSplitState = (): SplitState => ({ splitter: new MarkdownBlockSplitter(), fed: undefined, segmenter: new BlockSegmenter(), heights: new Map() });
+export const newSplitState = (): SplitState => ({ splitter: new MarkdownBlockSplitter(), fed: undefined, segmenter: new BlockSegmenter(), pager: new SegmentPager(), heights: new Map() });
 
 /**
  * The blocks of `text`. Where it is the same message grown by a few pieces, the splitter is fed
@@ -239,24 +285,31 @@ export function splitOf(state: SplitState, text: string, pieces: TextPieces | un
 }
 
 /**
- * Agent text as Markdown, split into top-level blocks (see MarkdownBlockSplitter) and the
- * finished blocks grouped into segments (see BlockSegmenter). While a message streams, only
- * its open block is parsed again, and React compares one element per segment, not per block;
- * only segments near the view are rendered at all.
+ * Agent text as Markdown, split into top-level blocks (see MarkdownBlockSplitter), the finished
+ * blocks grouped into segments (see BlockSegmenter) and the segments into pages (SegmentPager).
+ * While a message streams, only its open block is parsed again, and React compares one element
+ * per page, not per block; only pages and segments near the view are rendered at all.
  */
 export const Markdown = memo(function Markdown({ text, pieces }: { text: string; pieces?: TextPieces | undefined }) {
   // Per mounted message: the splitter and the segmenter resume where they left off as the text grows.
   const [state] = useState(newSplitState);
   const split = splitOf(state, text, pieces);
-  const segments = state.segmenter.update(split.finished);
+  const pages = state.pager.update(state.segmenter.update(split.finished));
   const children: ReactNode[] = [];
-  segments.forEach((segment, i) => {
+  // The newest segments are eager wherever the pages end: count them back from the last page.
+  let eagerLeft = EAGER_SEGMENTS;
+  const eager = pages.map(() => 0);
+  for (let i = pages.length - 1; i >= 0 && eagerLeft > 0; i--) {
+    eager[i] = Math.min(eagerLeft, pages[i]!.segments.length);
+    eagerLeft -= eager[i]!;
+  }
+  pages.forEach((page, i) => {
     if (i > 0) children.push('\n');
-    children.push(<SegmentView key={`s${segment.key}`} segment={segment} eager={i >= segments.length - EAGER_SEGMENTS} heights={state.heights} />);
+    children.push(<PageView key={`p${page.key}`} page={page} eager={eager[i]!} heights={state.heights} />);
   });
   const tail = withoutTrailingHighSurrogate(split.open);
   if (!/^[ \t\n]*$/.test(tail)) {
-    if (segments.length > 0) children.push('\n');
+    if (pages.length > 0) children.push('\n');
     children.push(<Block key="open" text={tail} final={false} />);
   }
   return <div className="markdown">{children}</div>;

@@ -1,6 +1,6 @@
 /**
- * Where a long message's segments are (see lib/markdown-segments.ts): one IntersectionObserver
- * (is a segment near the view?) and one ResizeObserver (how tall is it while shown?) per
+ * Where a long message's segments and pages of segments are (see lib/markdown-segments.ts): one
+ * IntersectionObserver (is it near the view?) and one ResizeObserver (how tall is a segment while shown?) per
  * scroll container, shared by every segment in it. Both report after layout, so watching costs
  * no forced layout.
  */
@@ -10,7 +10,8 @@ export const NEAR_PX = 1_500;
 
 export interface SegmentWatcher {
   onNear(near: boolean): void;
-  onHeight(px: number, el: Element): void;
+  /** Without it the element's size is not watched (a page of segments: its segments are). */
+  onHeight?(px: number, el: Element): void;
 }
 
 interface Observers {
@@ -34,7 +35,7 @@ function observersFor(root: Element | null): Observers {
   const ro = new ResizeObserver((entries) => {
     for (const e of entries) {
       const box = e.borderBoxSize[0];
-      watchers.get(e.target)?.onHeight(box ? box.blockSize : e.contentRect.height, e.target);
+      watchers.get(e.target)?.onHeight?.(box ? box.blockSize : e.contentRect.height, e.target);
     }
   });
   o = { io, ro, watchers };
@@ -54,10 +55,10 @@ export function watchSegment(el: Element, watcher: SegmentWatcher): () => void {
   const o = observersFor(root);
   o.watchers.set(el, watcher);
   o.io.observe(el);
-  o.ro.observe(el);
+  if (watcher.onHeight) o.ro.observe(el);
   return () => {
     o.io.unobserve(el);
-    o.ro.unobserve(el);
+    if (watcher.onHeight) o.ro.unobserve(el);
     o.watchers.delete(el);
     if (o.watchers.size === 0) {
       o.io.disconnect();
