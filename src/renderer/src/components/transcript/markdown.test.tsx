@@ -4,7 +4,7 @@ import { markdownChunks, markdownDocument, seededRandom } from '../../../../agen
 import { MarkdownBlockSplitter, type BlockSplit } from '../../lib/markdown-blocks';
 import { TextPieces } from '../../lib/text-pieces';
 import { splitMarkdown, WholeMarkdown, withoutSegments } from '../../test-support/markdown';
-import { blockChildren, Markdown, newSplitState, splitOf } from './markdown';
+import { blockChildren, eagerCounts, Markdown, newSplitState, splitOf } from './markdown';
 import { TRICKY_DOCS } from './markdown-docs.test-data';
 
 const whole = (text: string) => renderToStaticMarkup(<WholeMarkdown text={text} />);
@@ -251,5 +251,32 @@ describe('splitOf between versions of a message', () => {
       expect(splitOf(state, text, pieces)).toEqual(splitMarkdown(text));
       expect(splitOf(state, text, pieces).finished).toEqual([]);
     }
+  });
+});
+
+describe('a long message in pages of segments', () => {
+  it('renders many pages exactly as the whole text, loaded whole and streamed', () => {
+    const doc = markdownDocument(200);
+    const html = renderToStaticMarkup(<Markdown text={doc} />);
+    expect(html.match(/data-page=""/g)?.length ?? 0).toBeGreaterThan(2);
+    expect(withoutSegments(html)).toBe(whole(doc));
+    const state = newSplitState();
+    const pieces = new TextPieces('');
+    let text = '';
+    for (const chunk of markdownChunks(doc, 200)) {
+      pieces.add(chunk);
+      text += chunk;
+      splitOf(state, text, pieces);
+    }
+    expect(blocks(splitOf(state, text, pieces))).toBe(whole(doc));
+  });
+
+  it('counts the newest segments back across pages', () => {
+    const page = (n: number) => ({ key: `k${n}`, segments: Array.from({ length: n }, (_, i) => ({ key: `${n}-${i}`, blocks: [], chars: 0, done: true })), done: true });
+    expect(eagerCounts([page(8), page(1)], 2)).toEqual([1, 1]);
+    expect(eagerCounts([page(8), page(5)], 2)).toEqual([0, 2]);
+    expect(eagerCounts([page(8), page(1), page(1)], 3)).toEqual([1, 1, 1]);
+    expect(eagerCounts([page(1)], 2)).toEqual([1]);
+    expect(eagerCounts([], 2)).toEqual([]);
   });
 });

@@ -187,6 +187,21 @@ const SegmentView = memo(function SegmentView({ segment, eager, heights }: { seg
   );
 });
 
+/**
+ * How many of each page's last segments are among the message's `newest` segments (always
+ * rendered): counted back from the last page, so a last page shorter than that leaves the rest
+ * to the page before it.
+ */
+export function eagerCounts(pages: readonly SegmentPage[], newest: number): number[] {
+  const counts = pages.map(() => 0);
+  let left = newest;
+  for (let i = pages.length - 1; i >= 0 && left > 0; i--) {
+    counts[i] = Math.min(left, pages[i]!.segments.length);
+    left -= counts[i]!;
+  }
+  return counts;
+}
+
 /** A page far from the view: as tall as its segments were when last shown, or as estimated. */
 function pageHeight(page: SegmentPage, heights: Heights): number {
   let px = 0;
@@ -296,13 +311,7 @@ export const Markdown = memo(function Markdown({ text, pieces }: { text: string;
   const split = splitOf(state, text, pieces);
   const pages = state.pager.update(state.segmenter.update(split.finished));
   const children: ReactNode[] = [];
-  // The newest segments are eager wherever the pages end: count them back from the last page.
-  let eagerLeft = EAGER_SEGMENTS;
-  const eager = pages.map(() => 0);
-  for (let i = pages.length - 1; i >= 0 && eagerLeft > 0; i--) {
-    eager[i] = Math.min(eagerLeft, pages[i]!.segments.length);
-    eagerLeft -= eager[i]!;
-  }
+  const eager = eagerCounts(pages, EAGER_SEGMENTS);
   pages.forEach((page, i) => {
     if (i > 0) children.push('\n');
     children.push(<PageView key={`p${page.key}`} page={page} eager={eager[i]!} heights={state.heights} />);
