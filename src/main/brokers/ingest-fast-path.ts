@@ -16,6 +16,7 @@ import type { Readable } from 'node:stream';
 import type { Logger } from '../util/log';
 import { agentReadBudget, type TurnBudget } from '../util/turn-budget';
 import { NdJsonSplitter } from './ndjson-splitter';
+import { textChunkLine } from './text-chunk-line';
 import { sessionUpdateValidator, type SessionNotificationSchema } from './session-update-schema';
 import { acpSdk } from '../util/acp-sdk';
 
@@ -120,12 +121,25 @@ export function fastPathStream(output: WritableStream<Uint8Array>, input: Readab
     sdkInput.enqueue(bytes);
   };
 
+  // The compact plain text chunk is read by its shape (`text-chunk-line.ts`) when validating
+  // with the default schema; a schema given for a test sees every update.
+  const linesByShape = Boolean(schema) && !('schema' in opts);
+  const accept = (notification: acp.SessionNotification): void => {
+    if (held.length === 0 && dispatched >= forwarded) return deliver(notification);
+    held.push({ after: forwarded, notification });
+    if (held.length >= HELD_HIGH_WATER && !heldFull) {
+      heldFull = true;
+      flow();
+    }
+  };
   const splitter = new NdJsonSplitter(
     {
       raw: (bytes) => toSdk(bytes, false),
       line: (bytes) => {
         const text = bytes.toString('utf8').trim();
         if (!text) return;
+        const chunk = linesByShape ? textChunkLine(text) : undefined;
+        if (chunk) return accept(chunk);
         let message: unknown;
         try {
           message = JSON.parse(text);
@@ -142,12 +156,7 @@ export function fastPathStream(output: WritableStream<Uint8Array>, input: Readab
           opts.log.warn('invalid session/update dropped', { code: -32602, issues: result.error.issues.slice(0, 3).map(describeIssue) });
           return;
         }
-        if (held.length === 0 && dispatched >= forwarded) return deliver(result.data);
-        held.push({ after: forwarded, notification: result.data });
-        if (held.length >= HELD_HIGH_WATER && !heldFull) {
-          heldFull = true;
-          flow();
-        }
+        accept(result.data);
       },
     },
     maxMessageBytes,

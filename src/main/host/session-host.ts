@@ -31,6 +31,7 @@ import { StorageCare } from '../datadir/storage-care';
 import { WalCheckpoints } from '../datadir/wal-checkpoints';
 import { WriteGate } from '../store/write-gate';
 import { SearchMerges } from '../store/search-merges';
+import { SearchTails } from '../store/search-tails';
 import { StorageHealth } from '../datadir/storage-health';
 import { PermissionGate } from '../permissions/permission-gate';
 import { QuestionGate } from '../permissions/question-gate';
@@ -200,6 +201,7 @@ export class SessionHost implements HostPort {
   private readonly writeGate = new WriteGate();
   /** The search index's merges, a step per turn, so none runs inside a commit (ADR 0030). */
   private readonly searchMerges: SearchMerges;
+  private readonly searchTails: SearchTails;
   readonly searchBackfill: SearchBackfill;
   readonly liveSettings: LiveSettings;
   /** The person's MCP servers: Settings, Test, Import, and what each session is given. */
@@ -304,6 +306,7 @@ export class SessionHost implements HostPort {
       (events) => {
         this.checkpoints.noteWrite();
         this.searchMerges.noteWrite();
+        this.searchTails.noteWrite();
         this.storage.succeeded();
         for (const event of events) this.clients.toWatchers(event.sessionId, 'session:event', event);
       },
@@ -314,7 +317,20 @@ export class SessionHost implements HostPort {
       },
       HOST_WRITE_SLICE,
     );
-    this.searchMerges = new SearchMerges(this.store.db, this.writeGate.schedule(), (err) => this.log.warn('merging the search index failed; it goes on unmerged', { error: String(err) }));
+    this.searchMerges = new SearchMerges(
+      this.store.db,
+      this.writeGate.schedule(),
+      (err) => this.log.warn('merging the search index failed; it goes on unmerged', { error: String(err) }),
+      () => this.eventLog.search.rowsWritten,
+    );
+    this.searchTails = new SearchTails({
+      index: this.eventLog.search,
+      timers: this.timers,
+      clock,
+      schedule: this.writeGate.schedule(),
+      onIndexed: () => this.searchMerges.noteWrite(),
+      onError: (err) => this.log.warn('indexing the newest chunks for search failed; a search or the end of their message indexes them', { error: String(err) }),
+    });
     const reportProgress = searchProgressReporter({ clock, log: this.log, push: (progress) => this.clients.broadcast('search:progress', progress) });
     this.searchBackfill = new SearchBackfill({
       db: this.store.db,
@@ -635,7 +651,7 @@ export class SessionHost implements HostPort {
       { part: 'watchdog', run: () => this.watchdog.dispose() },
       { part: 'sessions', run: () => this.service.endAllStored(reason) },
       { part: 'workspace', run: () => this.workspace.abandon() },
-      { part: 'search index', run: () => (this.searchBackfill.dispose(), this.searchMerges.dispose()) },
+      { part: 'search index', run: () => (this.searchBackfill.dispose(), this.searchTails.dispose(), this.searchMerges.dispose()) },
       { part: 'subscriptions', run: () => this.subscriptions.dispose() },
       { part: 'session views', run: () => this.viewPush.dispose() },
       { part: 'timers', run: () => (this.timers.dispose(), this.suspend.dispose()) },

@@ -55,8 +55,10 @@ describe('transcript search index', () => {
     log.append('a', 'agent_message', { text: 'a long answer about hippo' });
     log.append('a', 'agent_message', { text: 'potamus habitats' });
     runTick();
-    expect(count('search_index')).toBe(1);
+    // Stored; its text waits for the index until a search, its end or `SearchTails`.
+    expect(count('search_index')).toBe(0);
     expect(search('hippopotamus').matches[0]?.hits[0]?.seq).toBe(1);
+    expect(count('search_index')).toBe(1);
   });
 
   it('indexes a message streamed over many stored chunks whole once it ends: the snippet is the message, a phrase across chunks is found', () => {
@@ -66,8 +68,8 @@ describe('transcript search index', () => {
       log.append('a', 'agent_message', { text: chunk });
       runTick();
     }
-    // While it is being written each chunk is found on its own.
-    expect(search('there').matches[0]?.hits.map((h) => h.seq)).toEqual([3]);
+    // While it is being written its stored chunks are found, as one row from its first.
+    expect(search('there').matches[0]?.hits.map((h) => h.seq)).toEqual([1]);
     log.append('a', 'turn_ended', { stopReason: 'end_turn' });
     runTick();
     expect(count('search_index')).toBe(1);
@@ -95,8 +97,9 @@ describe('transcript search index', () => {
     runTick();
     log.append('a', 'agent_message', { text: 'Done with zebras' });
     runTick();
-    // The thought (1-2) whole, the message (3-5) whole, the tool title, and the newest message still open.
-    expect(count('search_index')).toBe(4);
+    // The thought (1-2) whole, the message (3-5) whole, the tool title; the newest message, still
+    // open, waits for a search.
+    expect(count('search_index')).toBe(3);
     expect(search('"thinking about zebras"').matches[0]?.hits.map((h) => [h.seq, h.kind])).toEqual([[1, 'thought']]);
     expect(search('"striped horses"').matches[0]?.hits.map((h) => [h.seq, h.kind])).toEqual([[3, 'agent']]);
     // Newest first: the open message, the tool call, the message it ended (the thought is the 4th hit).
@@ -116,10 +119,12 @@ describe('transcript search index', () => {
     const per = Math.ceil(PART_CHARS / 1_000);
     const wholeParts = Math.floor(200 / per);
     const firstOpen = wholeParts * per + 1;
-    // A part ends with the chunk that brings it to PART_CHARS; the chunks after it are still one row each.
-    expect(docs().slice(0, wholeParts)).toEqual(Array.from({ length: wholeParts }, (_, k) => k * per + 1));
-    expect(docs().slice(wholeParts)).toEqual(Array.from({ length: 200 - firstOpen + 1 }, (_, k) => firstOpen + k));
+    // A part ends with the chunk that brings it to PART_CHARS; the chunks after it wait.
+    expect(docs()).toEqual(Array.from({ length: wholeParts }, (_, k) => k * per + 1));
     expect(open()).toEqual({ first_seq: firstOpen, last_seq: 200 });
+    // A search indexes them first, as one row, and finds them.
+    expect(search('word199').matches[0]?.hits.map((h) => h.seq)).toEqual([firstOpen]);
+    expect(docs().slice(wholeParts)).toEqual([firstOpen]);
     // Ending the message indexes only the open part whole.
     log.append('a', 'turn_ended', { stopReason: 'end_turn' });
     log.append('a', 'user_message', { text: 'next' });
@@ -138,9 +143,53 @@ describe('transcript search index', () => {
       runTick();
     }
     const rows = store.db.prepare(`SELECT COUNT(*) AS n FROM search_docs WHERE session_id = 'a'`).get() as { n: number };
-    // Two whole parts and the ten chunks of the open one.
-    expect(rows.n).toBe(2 + 10);
+    // Two whole parts; the ten chunks of the open one wait.
+    expect(rows.n).toBe(2);
     expect(search(`w${PART_CHUNKS + 5}`).matches[0]?.hits.map((h) => h.seq)).toEqual([PART_CHUNKS + 1]);
+    expect(search(`w${2 * PART_CHUNKS + 5}`).matches[0]?.hits.map((h) => h.seq)).toEqual([2 * PART_CHUNKS + 1]);
+  });
+
+  it('tokenizes a streamed text once: chunks nobody searched for are indexed only as the message', () => {
+    const { store, log, runTick, search } = setup();
+    store.db.exec(`CREATE TEMP TABLE index_writes (op TEXT)`);
+    store.db.exec(`CREATE TEMP TRIGGER docs_in AFTER INSERT ON main.search_docs BEGIN INSERT INTO index_writes VALUES ('insert'); END`);
+    store.db.exec(`CREATE TEMP TRIGGER docs_out AFTER DELETE ON main.search_docs BEGIN INSERT INTO index_writes VALUES ('delete'); END`);
+    const writes = () => store.db.prepare(`SELECT op FROM index_writes`).pluck().all();
+    for (const word of ['many', 'small', 'chunks', 'of', 'one', 'gnu']) {
+      log.append('a', 'agent_message', { text: `${word} ` });
+      runTick();
+    }
+    log.append('a', 'turn_ended', { stopReason: 'end_turn' });
+    log.append('a', 'user_message', { text: 'thanks' });
+    runTick();
+    // One row for the message, one for the prompt; nothing indexed and deleted again.
+    expect(writes()).toEqual(['insert', 'insert']);
+    expect(search('"chunks of one gnu"').matches[0]?.hits.map((h) => h.seq)).toEqual([1]);
+    // Searched for while it streams, it is indexed then, and replaced once it ends.
+    store.db.exec(`DELETE FROM index_writes`);
+    log.append('b', 'agent_message', { text: 'half ' });
+    runTick();
+    expect(search('half').matches[0]?.sessionId).toBe('b');
+    log.append('b', 'agent_message', { text: 'done' });
+    log.append('b', 'turn_ended', { stopReason: 'end_turn' });
+    log.append('b', 'user_message', { text: 'next' });
+    runTick();
+    expect(writes()).toEqual(['insert', 'delete', 'insert', 'insert']);
+    expect(search('"half done"').matches[0]?.hits.map((h) => h.seq)).toEqual([1]);
+  });
+
+  it('indexes the chunks that wait when the log is disposed, so a clean stop leaves the index whole', () => {
+    const { store, log, runTick, count } = setup();
+    log.append('a', 'agent_message', { text: 'left ' });
+    runTick();
+    log.append('a', 'agent_message', { text: 'open' });
+    log.dispose();
+    expect(count('search_index')).toBe(1);
+    // The next start has the one row for the open message already and keeps it.
+    const next = new EventLog(store.db, new FakeClock(), () => {}, () => {});
+    expect(count('search_open')).toBe(0);
+    expect(next.search.search('"left open"', 5).matches[0]?.hits.map((h) => h.seq)).toEqual([1]);
+    expect(count('search_index')).toBe(1);
   });
 
   it('indexes whole, at the next start, a message a stopped host left being written', () => {

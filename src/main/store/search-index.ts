@@ -57,8 +57,12 @@ interface OpenMessage {
  * indexed as one text once it ends, so its snippet is the message and a phrase across two chunks
  * is found (a long one in whole parts, `PART_CHARS`, each indexed once it is complete). `add`
  * runs inside `EventLog`'s write transaction, so an event and its index rows are stored together
- * or not at all. Rowids of live rows grow with time (a message ended takes a new one); the
- * backfill's go below every other (see `addOlder`), so rowid order is newest first.
+ * or not at all; the chunks of a message still open wait (`tails`), and every search indexes
+ * them before it runs, so a search never finds an event that was not stored nor misses one that
+ * was. A crash loses no index row: the next start indexes every open message whole from the
+ * stored events (`endOpenMessages`). Rowids of live rows grow with time (a message ended takes a
+ * new one; chunks that waited take theirs when indexed, within about a second of being stored);
+ * the backfill's go below every other (see `addOlder`), so rowid order is newest first.
  */
 export class SearchIndex {
   private readonly stmts;
@@ -68,8 +72,24 @@ export class SearchIndex {
    * counts its part from 0 again (the part grows at most twice as long).
    */
   private readonly partSize = new Map<string, { chars: number; chunks: number }>();
+  /**
+   * Chunks of open messages stored but not indexed yet, by session: `from` its first such seq,
+   * `last` its newest. Indexed as one row by `indexTails`, which a search runs first, or with
+   * the message when it ends. No entry: nothing waits, and whether some of the open message is
+   * indexed on its own is not known (so ending it forgets what is).
+   */
+  private readonly tails = new Map<string, { kind: string; from: number; last: number }>();
+  private readonly indexTailsNow: () => number;
+  /** Index rows written by this process so far (what tells `SearchMerges` there is work). */
+  rowsWritten = 0;
 
   constructor(db: Db) {
+    this.indexTailsNow = db.transaction(() => {
+      for (const [sessionId, t] of this.tails) this.insertChunks(sessionId, t.from, t.last, t.kind);
+      const n = this.tails.size;
+      this.tails.clear();
+      return n;
+    });
     this.stmts = {
       doc: db.prepare(`INSERT INTO search_docs (session_id, seq) VALUES (?, ?)`),
       docWithId: db.prepare(`INSERT INTO search_docs (id, session_id, seq) VALUES (?, ?, ?)`),
@@ -89,6 +109,7 @@ export class SearchIndex {
         )
         .pluck(),
       forgetTexts: db.prepare(`DELETE FROM search_index WHERE rowid IN (SELECT id FROM search_docs WHERE session_id = ? AND seq BETWEEN ? AND ?)`),
+      docAt: db.prepare(`SELECT 1 FROM search_docs WHERE session_id = ? AND seq = ?`),
       forgetDocs: db.prepare(`DELETE FROM search_docs WHERE session_id = ? AND seq BETWEEN ? AND ?`),
       // The inner query is answered by FTS5 in rowid order: it stops after `limit` hits and
       // computes snippets for those only.
@@ -105,23 +126,46 @@ export class SearchIndex {
 
   /**
    * Indexes a live event (call inside the transaction that stores it, after storing it). A chunk
-   * of the agent's message is found on its own at once; the next shown event of the session ends
-   * the message, which is then indexed whole in place of its chunks.
+   * of the agent's message waits (`tails`): a search indexes the chunks that wait before it
+   * runs, so it finds every stored chunk, and `SearchTails` indexes them within a second
+   * anyway. The next shown event of the session ends the message, which is then indexed whole
+   * in place of whatever of it was indexed before. A streamed text is so tokenized once, not
+   * three times (as a chunk, as a chunk deleted, as the message): in a 100,000-update flood
+   * the index's inserts, deletes and merges were a fifth of the host's time.
    */
   add(e: SessionEventT): void {
     if (UNSHOWN_KINDS.has(e.kind)) return;
     const open = this.stmts.open.get(e.sessionId) as OpenMessage | undefined;
     if (open && open.kind === e.kind) {
-      this.insert(e.sessionId, e.seq, searchableText(e));
       this.stmts.openGrow.run(e.seq, e.sessionId);
+      this.wait(e.sessionId, e.kind, e.seq);
       this.grow(e.sessionId, { ...open, last_seq: e.seq }, messageChunkText(e).length);
       return;
     }
     if (open) this.end(e.sessionId, open);
-    this.insert(e.sessionId, e.seq, searchableText(e));
-    if (!MESSAGE_KINDS.has(e.kind)) return;
+    if (!MESSAGE_KINDS.has(e.kind)) return this.insert(e.sessionId, e.seq, searchableText(e));
     this.stmts.openStart.run(e.sessionId, e.kind, e.seq, e.seq);
+    this.wait(e.sessionId, e.kind, e.seq);
     this.grow(e.sessionId, { kind: e.kind, first_seq: e.seq, last_seq: e.seq }, messageChunkText(e).length);
+  }
+
+  /** True while stored chunks wait to be indexed (see `tails`). */
+  get hasTails(): boolean {
+    return this.tails.size > 0;
+  }
+
+  /**
+   * Indexes every chunk that waits, each open message's as one row under its first waiting seq,
+   * in a transaction of its own; returns how many rows.
+   */
+  indexTails(): number {
+    return this.tails.size === 0 ? 0 : this.indexTailsNow();
+  }
+
+  private wait(sessionId: string, kind: string, seq: number): void {
+    const t = this.tails.get(sessionId);
+    if (t) t.last = seq;
+    else this.tails.set(sessionId, { kind, from: seq, last: seq });
   }
 
   /** The session is not live any more: its open part's size is not kept (see `partSize`). */
@@ -144,7 +188,11 @@ export class SearchIndex {
    */
   endOpenMessages(): number {
     const open = this.stmts.allOpen.all() as (OpenMessage & { session_id: string })[];
-    for (const m of open) this.end(m.session_id, m);
+    for (const m of open) {
+      // One chunk indexed as it is (by a search, or by the last run's clean stop) is the message.
+      if (m.first_seq === m.last_seq && this.stmts.docAt.get(m.session_id, m.first_seq) !== undefined) this.stmts.openEnd.run(m.session_id);
+      else this.end(m.session_id, m);
+    }
     return open.length;
   }
 
@@ -159,6 +207,7 @@ export class SearchIndex {
     let added = 0;
     const put = (sessionId: string, seq: number, text: string | undefined): void => {
       if (text === undefined) return;
+      this.rowsWritten++;
       this.stmts.docWithId.run(next, sessionId, seq);
       this.stmts.text.run(next, text);
       next--;
@@ -202,6 +251,12 @@ export class SearchIndex {
   search(input: string, limit: number): { matches: SearchMatch[]; truncated: boolean } {
     const query = ftsQuery(input);
     if (query === undefined) return { matches: [], truncated: false };
+    try {
+      this.indexTails();
+    } catch {
+      // A disk that refuses the write: the search still runs, without the chunks that waited
+      // (the next write says what failed; they are indexed with their message).
+    }
     const read = limit * HITS_READ_PER_SESSION_ASKED;
     const rows = this.stmts.query.all(query, read) as { session_id: string; seq: number; kind: string; at: number; snip: string }[];
     const bySession = new Map<string, SearchMatch>();
@@ -227,20 +282,30 @@ export class SearchIndex {
 
   private insert(sessionId: string, seq: number, text: string | undefined): void {
     if (text === undefined) return;
+    this.rowsWritten++;
     const id = this.stmts.doc.run(sessionId, seq).lastInsertRowid;
     this.stmts.text.run(id, text);
   }
 
-  /** A message ended: its chunks' rows give way to one row of its whole text, under its first seq. */
+  /**
+   * A message (or a part of one) ended: it is indexed as one row of its whole text, under its
+   * first seq, in place of the rows of it indexed before (none when all of it waited).
+   */
   private end(sessionId: string, m: OpenMessage): void {
     this.partSize.delete(sessionId);
     this.stmts.openEnd.run(sessionId);
-    // One chunk is already indexed as it is.
-    if (m.first_seq === m.last_seq) return;
-    const texts = this.stmts.chunkTexts.all(sessionId, m.first_seq, m.last_seq, m.kind) as string[];
-    this.stmts.forgetTexts.run(sessionId, m.first_seq, m.last_seq);
-    this.stmts.forgetDocs.run(sessionId, m.first_seq, m.last_seq);
-    this.insert(sessionId, m.first_seq, messageText(texts));
+    const waited = this.tails.get(sessionId);
+    this.tails.delete(sessionId);
+    if (waited?.from !== m.first_seq) {
+      this.stmts.forgetTexts.run(sessionId, m.first_seq, m.last_seq);
+      this.stmts.forgetDocs.run(sessionId, m.first_seq, m.last_seq);
+    }
+    this.insertChunks(sessionId, m.first_seq, m.last_seq, m.kind);
+  }
+
+  /** One row of the text of a message's chunks `from`…`last` (as stored), under `from`. */
+  private insertChunks(sessionId: string, from: number, last: number, kind: string): void {
+    this.insert(sessionId, from, messageText(this.stmts.chunkTexts.all(sessionId, from, last, kind) as string[]));
   }
 }
 

@@ -55,6 +55,26 @@ describe('search index merges', () => {
     expect(log.search.search('walrus3', 5).matches[0]?.more).toBe(true);
   });
 
+  it('takes no step for a commit that wrote no index row, given the count of rows written', () => {
+    const { store, log, write } = setup();
+    const steps: (() => void)[] = [];
+    const merges = new SearchMerges(store.db, (fn) => steps.push(fn), () => {}, () => log.search.rowsWritten);
+    write(3);
+    merges.noteWrite();
+    expect(steps).toHaveLength(1);
+    steps.splice(0).forEach((fn) => fn());
+    // A stream's chunks wait for the index (`SearchIndex.add`): storing them writes no row.
+    log.append('s', 'agent_message', { text: 'streaming' });
+    log.flush();
+    merges.noteWrite();
+    expect(steps).toHaveLength(0);
+    // Its end does.
+    log.append('s', 'user_message', { text: 'next' });
+    log.flush();
+    merges.noteWrite();
+    expect(steps).toHaveLength(1);
+  });
+
   it('stops stepping once disposed', () => {
     const { merges, steps, write } = setup();
     for (let t = 0; t < 20; t++) write(5);

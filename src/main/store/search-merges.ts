@@ -24,12 +24,15 @@ export class SearchMerges implements Disposable {
   private readonly merge;
   private readonly changes;
   private scheduled = false;
+  private seenRows = -1;
   private disposed = false;
 
   constructor(
     db: Db,
     private readonly schedule: Schedule = (fn) => setImmediate(fn),
     private readonly onError: (err: unknown) => void = () => {},
+    /** How many index rows were written so far (`SearchIndex.rowsWritten`), if known. */
+    private readonly rowsWritten?: () => number,
   ) {
     db.prepare(`INSERT INTO search_index(search_index, rank) VALUES ('automerge', 0)`).run();
     db.prepare(`INSERT INTO search_index(search_index, rank) VALUES ('crisismerge', 64)`).run();
@@ -37,14 +40,27 @@ export class SearchMerges implements Disposable {
     this.changes = db.prepare(`SELECT total_changes()`).pluck();
   }
 
-  /** Something was written to the index: steps follow, one per turn, until merged. */
+  /**
+   * Something may have been written to the index: steps follow, one per turn, until merged.
+   * With `rowsWritten` given, a call when no row was written since the last does nothing (a
+   * commit of events that indexed nothing, like most of a stream's, costs no step).
+   */
   noteWrite(): void {
+    if (this.rowsWritten) {
+      const written = this.rowsWritten();
+      if (written === this.seenRows) return;
+      this.seenRows = written;
+    }
+    this.next();
+  }
+
+  private next(): void {
     if (this.scheduled || this.disposed) return;
     this.scheduled = true;
     this.schedule(() => {
       this.scheduled = false;
       if (this.disposed) return;
-      if (this.step()) this.noteWrite();
+      if (this.step()) this.next();
     });
   }
 

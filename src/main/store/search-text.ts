@@ -12,7 +12,7 @@ export const SEARCHED_KINDS = ['user_message', 'agent_message', 'agent_thought',
 /**
  * Kinds stored as chunks of one message: a message is indexed whole, as one row, once the next
  * shown event ends it (the same run the window draws as one bubble: `UNSHOWN_KINDS` between
- * chunks do not end it). Until then each chunk is found on its own.
+ * chunks do not end it). Until then its chunks are found as stored (`SearchIndex.add`).
  */
 export const MESSAGE_KINDS: ReadonlySet<string> = new Set(['agent_message', 'agent_thought']);
 
