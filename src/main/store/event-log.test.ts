@@ -229,6 +229,32 @@ describe('EventLog', () => {
       expect(log.pendingActivityAt('b')).toBeUndefined();
     });
 
+    it('commits once it indexed a few long parts for search, and leaves the rest for the next turn', () => {
+      const store = tempStore(cleanups);
+      for (const id of ['a', 'b', 'c']) store.sessions.insert({ id, agent_id: 'demo', cwd: '/', state: 'CREATED' }, 1);
+      const commits: SessionEventT[][] = [];
+      const ticks: (() => void)[] = [];
+      // Time never runs out: only the indexed text ends a write.
+      const log = new EventLog(store.db, new FakeClock(), (evs) => commits.push([...evs]), (fn) => ticks.push(fn), () => {}, { ms: 1e9, now: () => 0 });
+      const long = 'word '.repeat(8_000);
+      for (const id of ['a', 'b', 'c']) {
+        log.append(id, 'agent_message', { text: long });
+        log.append(id, 'turn_ended', { stopReason: 'end_turn' });
+      }
+      ticks.splice(0).forEach((fn) => fn());
+      // Each chunk of 40,000 characters is a whole part, indexed as it is stored: after two the write commits.
+      expect(commits.map((c) => c.map((e) => `${e.sessionId}${e.seq}`))).toEqual([['a1', 'a2', 'b1']]);
+      ticks.splice(0).forEach((fn) => fn());
+      expect(commits.map((c) => c.map((e) => `${e.sessionId}${e.seq}`))).toEqual([['a1', 'a2', 'b1'], ['b2', 'c1', 'c2']]);
+      // An explicit flush is never cut.
+      for (const id of ['a', 'b', 'c']) {
+        log.append(id, 'agent_message', { text: long });
+        log.append(id, 'turn_ended', { stopReason: 'end_turn' });
+      }
+      log.flush();
+      expect(commits.at(-1)).toHaveLength(6);
+    });
+
     it('writes everything at once on an explicit flush', () => {
       const { log, commits, ticks } = sliced();
       for (let i = 0; i < 10; i++) log.append('a', 'notice', { text: String(i) });

@@ -82,6 +82,8 @@ export class SearchIndex {
   private readonly indexTailsNow: () => number;
   /** Index rows written by this process so far (what tells `SearchMerges` there is work). */
   rowsWritten = 0;
+  /** Characters of live text indexed by this process so far (what bounds a write: `EventLog`). */
+  charsWritten = 0;
 
   constructor(db: Db) {
     this.indexTailsNow = db.transaction(() => {
@@ -283,6 +285,7 @@ export class SearchIndex {
   private insert(sessionId: string, seq: number, text: string | undefined): void {
     if (text === undefined) return;
     this.rowsWritten++;
+    this.charsWritten += text.length;
     const id = this.stmts.doc.run(sessionId, seq).lastInsertRowid;
     this.stmts.text.run(id, text);
   }
