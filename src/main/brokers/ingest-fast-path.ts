@@ -135,20 +135,20 @@ export function fastPathStream(output: WritableStream<Uint8Array>, input: Readab
   const splitter = new NdJsonSplitter(
     {
       raw: (bytes) => toSdk(bytes, false),
-      line: (bytes) => {
-        const text = bytes.toString('utf8').trim();
+      line: (chunk, start, end) => {
+        const text = chunk.toString('utf8', start, end).trim();
         if (!text) return;
-        const chunk = linesByShape ? textChunkLine(text) : undefined;
-        if (chunk) return accept(chunk);
+        const byShape = linesByShape ? textChunkLine(text) : undefined;
+        if (byShape) return accept(byShape);
         let message: unknown;
         try {
           message = JSON.parse(text);
         } catch {
           // The SDK answers a parse error: give it the line as it came.
-          return toSdk(withLf(bytes), false);
+          return toSdk(withLf(chunk, start, end), false);
         }
         const record = typeof message === 'object' && message !== null && !Array.isArray(message);
-        if (!record || !schema || !isSessionUpdate(message as Record<string, unknown>)) return toSdk(withLf(bytes), record);
+        if (!record || !schema || !isSessionUpdate(message as Record<string, unknown>)) return toSdk(withLf(chunk, start, end), record);
         const result = schema.safeParse((message as { params?: unknown }).params);
         if (!result.success) {
           // What the SDK does with a notification whose params are invalid: log, drop, go on.
@@ -237,10 +237,13 @@ function isSessionUpdate(message: Record<string, unknown>): boolean {
   return message.method === SESSION_UPDATE && message.jsonrpc === '2.0' && !('id' in message);
 }
 
-function withLf(bytes: Buffer): Buffer {
-  return Buffer.concat([bytes, LF_BYTE]);
+/** A copy of the line `start`…`end` of `chunk` with its LF (the SDK keeps it past the read). */
+function withLf(chunk: Buffer, start: number, end: number): Buffer {
+  const line = Buffer.allocUnsafe(end - start + 1);
+  chunk.copy(line, 0, start, end);
+  line[end - start] = 0x0a;
+  return line;
 }
-const LF_BYTE = Buffer.from('\n');
 
 function describeIssue(issue: { path: readonly PropertyKey[]; message: string }): string {
   return `${issue.path.map(String).join('.')}: ${issue.message}`;

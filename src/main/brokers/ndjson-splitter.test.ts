@@ -5,7 +5,7 @@ function collect(maxLineBytes = 1024) {
   const out: { kind: 'line' | 'raw'; text: string }[] = [];
   const splitter = new NdJsonSplitter(
     {
-      line: (b) => out.push({ kind: 'line', text: b.toString('utf8') }),
+      line: (b, start, end) => out.push({ kind: 'line', text: b.toString('utf8', start, end) }),
       raw: (b) => out.push({ kind: 'raw', text: b.toString('utf8') }),
     },
     maxLineBytes,

@@ -5,8 +5,11 @@
  * passed on raw, as they come, so the SDK's own size limit decides what happens to it.
  */
 export interface SplitterSink {
-  /** One complete line, without its LF. */
-  line(bytes: Buffer): void;
+  /**
+   * One complete line, without its LF: `bytes` from `start` to `end` (a range of the chunk read,
+   * so no buffer is made per line; valid only during the call).
+   */
+  line(bytes: Buffer, start: number, end: number): void;
   /** Bytes of an over-long line, in order; the last piece ends with its LF (if it had one). */
   raw(bytes: Buffer): void;
 }
@@ -33,7 +36,11 @@ export class NdJsonSplitter {
         this.sink.raw(chunk.subarray(start, lf === -1 ? end : end + 1));
         if (lf !== -1) this.passthrough = false;
       } else if (lf !== -1 && this.partialBytes + (end - start) <= this.maxLineBytes) {
-        this.sink.line(this.take(chunk.subarray(start, end)));
+        if (this.partialBytes === 0) this.sink.line(chunk, start, end);
+        else {
+          const whole = this.take(chunk.subarray(start, end));
+          this.sink.line(whole, 0, whole.length);
+        }
       } else if (this.partialBytes + (end - start) > this.maxLineBytes) {
         // Too long to hold: hand over what is held, then the rest of the line, unparsed.
         const held = this.take(chunk.subarray(start, lf === -1 ? end : end + 1));
@@ -54,7 +61,8 @@ export class NdJsonSplitter {
       this.partialBytes = 0;
       return;
     }
-    this.sink.line(this.take(Buffer.alloc(0)));
+    const whole = this.take(Buffer.alloc(0));
+    this.sink.line(whole, 0, whole.length);
   }
 
   /** The held start of a line plus `tail`, as one buffer; clears what is held. */
