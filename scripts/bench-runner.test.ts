@@ -42,6 +42,20 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+describe('bench runner settling', () => {
+  it('waits for a quiet machine before each group it runs, and says what it saw', async () => {
+    const seen: string[] = [];
+    const a = group(['lag_ms'], () => (seen.push('a'), [lag(100)]));
+    const b = group(['rate_per_s'], () => (seen.push('b'), [rate(2000)]));
+    const err: string[] = [];
+    const settle = async () => (seen.push('settle'), 'machine quiet after 0.5 s');
+    const code = await runBench([a, b], parseArgs(['--only', 'rate_per_s']), { out: () => {}, err: (l) => err.push(l), machine: () => ({}), command: 'test', settle });
+    expect(code).toBe(0);
+    expect(seen).toEqual(['settle', 'b']);
+    expect(err).toContain('  · machine quiet after 0.5 s');
+  });
+});
+
 describe('bench runner exit code', () => {
   it('exits 0 when every figure meets its target', async () => {
     const r = await bench([group(['lag_ms'], () => [lag(100)]), group(['rate_per_s'], () => [rate(2000)])]);

@@ -15,6 +15,11 @@ export interface RunnerIo {
   err(line: string): void;
   machine(): unknown;
   command: string;
+  /**
+   * Waits, before each group, for the machine to be quiet after the last one (its processes
+   * exiting, its files reaching the disk); resolves with what it saw, said in the progress.
+   */
+  settle?: () => Promise<string>;
 }
 
 export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);
@@ -52,6 +57,7 @@ export async function runBench(groups: readonly BenchGroup[], args: BenchArgs, i
     const names = group.names.filter((n) => wanted.has(n));
     if (names.length === 0) continue;
     io.err(names.join(', '));
+    if (io.settle) io.err(`  · ${await io.settle()}`);
     let metrics: (Metric | MetricError)[] = [];
     let failure: string | undefined;
     try {
