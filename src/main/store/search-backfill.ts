@@ -3,7 +3,7 @@ import type { SearchProgressT } from '../../shared/contract';
 import type { SearchIndex } from './search-index';
 import { UNSHOWN_KINDS } from '../../shared/contract';
 import { MESSAGE_KINDS } from './search-text';
-import type { IndexRow } from './search-index';
+import { CHUNK_TEXT_SQL, type IndexRow } from './search-index';
 import type { Disposable } from '../util/lifecycle';
 
 /**
@@ -50,15 +50,20 @@ export class SearchBackfill implements Disposable {
   constructor(private readonly o: BackfillOptions) {
     // Every shown kind, indexed or not: what ends a message must be seen to group its chunks.
     const unshown = [...UNSHOWN_KINDS].map((k) => `'${k}'`).join(', ');
+    // A message chunk's text is read by SQLite, not its payload by JavaScript: a long message's
+    // thousand rows were parsed and checked one by one (the backfill's longest loop stalls).
+    const messages = [...MESSAGE_KINDS].map((k) => `'${k}'`).join(', ');
+    const columns = `session_id, seq, kind, CASE WHEN kind IN (${messages}) THEN '' ELSE payload END AS payload,
+      CASE WHEN kind IN (${messages}) THEN ${CHUNK_TEXT_SQL} END AS chunk_text`;
     this.stmts = {
       remaining: o.db.prepare(`SELECT COALESCE(SUM(upto_seq), 0) AS n FROM search_backfill`),
       next: o.db.prepare(`SELECT session_id, upto_seq FROM search_backfill ORDER BY last_activity_at DESC, session_id LIMIT 1`),
       events: o.db.prepare(
-        `SELECT session_id, seq, kind, payload FROM events
+        `SELECT ${columns} FROM events
           WHERE session_id = ? AND seq BETWEEN ? AND ? AND kind NOT IN (${unshown}) ORDER BY seq DESC`,
       ),
       below: o.db.prepare(
-        `SELECT session_id, seq, kind, payload FROM events
+        `SELECT ${columns} FROM events
           WHERE session_id = ? AND seq < ? AND kind NOT IN (${unshown}) ORDER BY seq DESC LIMIT ${MESSAGE_PAGE}`,
       ),
       // The seq below which the batch stopped (kinds not indexed are skipped in SQL, so the

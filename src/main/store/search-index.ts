@@ -31,7 +31,16 @@ export interface IndexRow {
   seq: number;
   kind: string;
   payload: string;
+  /** A message chunk's text as SQLite read it (`CHUNK_TEXT_SQL`), when the query did: its payload is then not needed. */
+  chunk_text?: string | null;
 }
+
+/**
+ * A message chunk's text, read by SQLite from the row's payload: a valid payload's `text`, as
+ * the transcript reads it; anything else (an unreadable row) adds nothing. The same for live
+ * messages and the backfill; no row is parsed in JavaScript for it.
+ */
+export const CHUNK_TEXT_SQL = `CASE WHEN json_valid(payload) AND json_type(payload, '$.text') = 'text' THEN json_extract(payload, '$.text') ELSE '' END`;
 
 /**
  * A message is indexed whole in parts of about this many characters, or this many stored chunks:
@@ -102,14 +111,8 @@ export class SearchIndex {
       openStart: db.prepare(`INSERT INTO search_open (session_id, kind, first_seq, last_seq) VALUES (?, ?, ?, ?)`),
       openGrow: db.prepare(`UPDATE search_open SET last_seq = ? WHERE session_id = ?`),
       openEnd: db.prepare(`DELETE FROM search_open WHERE session_id = ?`),
-      // The chunks' texts, read by SQLite: a part can be a thousand rows (a valid payload's
-      // `text`, as the transcript reads it; anything else, an unreadable row, adds nothing).
-      chunkTexts: db
-        .prepare(
-          `SELECT CASE WHEN json_valid(payload) AND json_type(payload, '$.text') = 'text' THEN json_extract(payload, '$.text') ELSE '' END
-             FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? AND kind = ? ORDER BY seq`,
-        )
-        .pluck(),
+      // The chunks' texts, read by SQLite: a part can be a thousand rows.
+      chunkTexts: db.prepare(`SELECT ${CHUNK_TEXT_SQL} FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? AND kind = ? ORDER BY seq`).pluck(),
       forgetTexts: db.prepare(`DELETE FROM search_index WHERE rowid IN (SELECT id FROM search_docs WHERE session_id = ? AND seq BETWEEN ? AND ?)`),
       docAt: db.prepare(`SELECT 1 FROM search_docs WHERE session_id = ? AND seq = ?`),
       forgetDocs: db.prepare(`DELETE FROM search_docs WHERE session_id = ? AND seq BETWEEN ? AND ?`),
@@ -319,6 +322,7 @@ function rowText(r: IndexRow): string | undefined {
 
 /** A chunk's raw text (white space kept: the chunks join into the message as the agent sent it). */
 function chunkText(r: IndexRow): string {
+  if (r.chunk_text !== undefined) return r.chunk_text ?? '';
   return messageChunkText(eventFromRow({ ...r, at: 0 }));
 }
 
