@@ -335,7 +335,8 @@ export class SessionHost implements HostPort {
     this.searchBackfill = new SearchBackfill({
       db: this.store.db,
       index: this.eventLog.search,
-      schedule: this.writeGate.schedule(),
+      // Each batch waits for the merges of the ones before it (`SearchMerges.whenMerged`).
+      schedule: (fn) => this.searchMerges.whenMerged(fn),
       onProgress: (progress) => {
         this.searchMerges.noteWrite();
         if (!this.shutdownPromise) reportProgress(progress);

@@ -75,6 +75,28 @@ describe('search index merges', () => {
     expect(steps).toHaveLength(1);
   });
 
+  it('runs what waits for the merges once the steps have nothing left, and at once when none run', () => {
+    const { merges, steps, write, segments } = setup();
+    const ran: number[] = [];
+    merges.whenMerged(() => ran.push(segments()));
+    expect(steps).toHaveLength(1);
+    steps.shift()!();
+    expect(ran).toHaveLength(1);
+    for (let t = 0; t < 40; t++) write(20);
+    merges.noteWrite();
+    merges.whenMerged(() => ran.push(segments()));
+    let turns = 0;
+    for (let fn = steps.shift(); fn; fn = steps.shift()) {
+      fn();
+      turns++;
+    }
+    // It ran after the last step, on a turn of its own, with the index merged.
+    expect(turns).toBeGreaterThan(2);
+    expect(ran).toHaveLength(2);
+    expect(ran[1]).toBeLessThan(10);
+    expect(merges.step()).toBe(false);
+  });
+
   it('stops stepping once disposed', () => {
     const { merges, steps, write } = setup();
     for (let t = 0; t < 20; t++) write(5);
