@@ -37,15 +37,6 @@ export const BACKUP_CHECK_INTERVAL_MS = 60 * 60_000;
  * damaged to open never gets this far: it is refused, or recovered, before the host starts.
  */
 export const START_CHECK_DELAY_MS = 15_000;
-/**
- * A person at a window comes first: a window's action (`noteActivity`) stops a check under way
- * (its worker ends), and it starts over once the windows have been quiet this long. On 10 GiB
- * the check reads the whole file for about half a minute, and each new session's first write
- * then waited on the disk behind it (`first_text_ms_new_session_10gb` 44–46 ms, 30 without).
- */
-export const CHECK_QUIET_MS = 10_000;
-/** A check that begins this long after the first one began runs to its end, whatever the windows do. */
-export const CHECK_YIELD_MAX_MS = 10 * 60_000;
 const TIMER_KEY = 'backups:daily';
 const CHECK_KEY = 'database:check';
 const DAY_MS = 86_400_000;
@@ -74,8 +65,6 @@ export interface StorageCareOptions {
   betweenWrites?(): Promise<void>;
   /** How a backup's copy is made (tests); default: in a worker thread. */
   copy?(source: string, dest: string): Promise<CopyResult>;
-  /** How the start-up check runs (tests); default: `quick_check` in a worker thread, ended by `signal`. */
-  checkDatabase?(signal: AbortSignal): Promise<DatabaseCheck>;
 }
 
 export class StorageCare implements Disposable {
@@ -90,12 +79,6 @@ export class StorageCare implements Disposable {
   private damaged: RecoveryOffer | undefined;
   private checked: Promise<DatabaseCheck> | undefined;
   private disposed = false;
-  /** The check's try under way, and when the first try began (`CHECK_YIELD_MAX_MS`). */
-  private attempt: AbortController | undefined;
-  private firstTryAt: number | undefined;
-  private lastActivity = Number.NEGATIVE_INFINITY;
-  /** Tries stopped for a window's action (in the log, and for tests). */
-  yielded = 0;
 
   constructor(private readonly o: StorageCareOptions) {
     this.backups = new Backups({
@@ -125,57 +108,6 @@ export class StorageCare implements Disposable {
     return this.checked;
   }
 
-  /**
-   * A person did something at a window (sent a prompt, opened a session): a check under way
-   * stops and tries again once the windows are quiet (`CHECK_QUIET_MS`), unless its tries have
-   * waited `CHECK_YIELD_MAX_MS` already.
-   */
-  noteActivity(): void {
-    this.lastActivity = this.o.clock.now();
-    if (!this.attempt || this.mustFinish()) return;
-    this.yielded++;
-    this.o.log.info('the start-up check of the database stops while a window is in use; it starts over once they are quiet', { quietMs: CHECK_QUIET_MS });
-    this.attempt.abort();
-  }
-
-  private mustFinish(): boolean {
-    return this.firstTryAt !== undefined && this.o.clock.now() - this.firstTryAt >= CHECK_YIELD_MAX_MS;
-  }
-
-  /** Resolves once the windows have been quiet `CHECK_QUIET_MS` (or the tries must finish). */
-  private quiet(): Promise<void> {
-    return new Promise((resolve) => {
-      // The host stops: its timer is cancelled, and nothing waits for it any more.
-      this.stopCheck.signal.addEventListener('abort', () => resolve(), { once: true });
-      const look = (): void => {
-        if (this.disposed || this.mustFinish() || this.o.clock.now() - this.lastActivity >= CHECK_QUIET_MS) return resolve();
-        this.o.timers.at(CHECK_KEY, Math.min(this.lastActivity + CHECK_QUIET_MS, this.firstTryAt! + CHECK_YIELD_MAX_MS), look);
-      };
-      look();
-    });
-  }
-
-  /** One run of the check to its end: tries stopped by a window's action start over once quiet. */
-  private async checkUntilDone(binding: { nativeBinding?: string }): Promise<DatabaseCheck> {
-    this.firstTryAt ??= this.o.clock.now();
-    for (;;) {
-      await this.quiet();
-      if (this.disposed) throw new Error('stopped');
-      const attempt = new AbortController();
-      const stop = (): void => attempt.abort();
-      this.stopCheck.signal.addEventListener('abort', stop);
-      this.attempt = attempt;
-      try {
-        return await (this.o.checkDatabase ? this.o.checkDatabase(attempt.signal) : checkAtStartInWorker(this.o.database, binding, attempt.signal));
-      } catch (err) {
-        if (this.disposed || !attempt.signal.aborted) throw err;
-      } finally {
-        this.attempt = undefined;
-        this.stopCheck.signal.removeEventListener('abort', stop);
-      }
-    }
-  }
-
   /** The database was found damaged while the host ran, with the offer made. */
   get damage(): RecoveryOffer | undefined {
     return this.damaged;
@@ -185,7 +117,7 @@ export class StorageCare implements Disposable {
     const binding = this.o.nativeBinding ? { nativeBinding: this.o.nativeBinding } : {};
     let check: DatabaseCheck;
     try {
-      check = await this.checkUntilDone(binding);
+      check = await checkAtStartInWorker(this.o.database, binding, this.stopCheck.signal);
     } catch (err) {
       // Stopped with the host: not a failure of the check.
       if (this.disposed) return { ok: true, schemaVersion: 0 };

@@ -63,13 +63,6 @@ import type { ClientHandle, ClientSink, HostPort } from './host-port';
 import { searchProgressReporter } from './search-progress';
 import { SessionViewPush } from './view-push';
 
-
-/**
- * Window commands that mean a person is at a window: a start-up check of the database under
- * way gives way to them (`StorageCare.noteActivity`).
- */
-const PERSON_ACTIONS: ReadonlySet<string> = new Set(['prompt:send', 'sessions:create', 'sessions:switch', 'sessions:fork', 'sessions:list', 'transcript:page', 'search:query']);
-
 export interface HostOptions {
   /** How a sign-in command opens in a terminal (tests); default: the machine's, desktop app only. */
   terminal?: TerminalLauncher;
@@ -605,7 +598,6 @@ export class SessionHost implements HostPort {
     if (!this.clients.has(clientId)) {
       return Promise.resolve({ ok: false as const, error: new AppError('unauthorized', 'Unknown window').toWire() });
     }
-    if (PERSON_ACTIONS.has(command)) this.storageCare.noteActivity();
     return this.dispatcher(clientId, command, payload);
   }
 
