@@ -14,7 +14,8 @@
  *                                        agent processes too
  *   backfill                             the host while it indexes the backfill archive
  *   open                                 the page loading on the 10,000-session archive
- *   first-text                           the page, Enter → first text, 9 new sessions in a row
+ *   first-text [DATA_DIR]                the page, Enter → first text, 9 new sessions in a row (on
+ *                                        DATA_DIR as it is, if given)
  *   ready                                `serve` from spawn to its ready line
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -230,7 +231,9 @@ switch (scenario) {
   }
   case 'first-text': {
     const browser = await launchBrowser();
-    const dir = tempDataDir();
+    // A data folder given (say the big-db archive's) is used as it is: sessions made here stay in it.
+    const given = rest[0];
+    const dir = given ? { path: given, cleanup: () => {} } : tempDataDir();
     const serve = await startServe(dir.path, [], { SWITCHBOARD_RENDERER_DIR: await unminifiedRenderer() });
     try {
       const page = await openWindow(browser, serve.url);

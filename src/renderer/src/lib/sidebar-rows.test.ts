@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionViewT } from '../../../shared/contract';
 import { view } from '../test-support/fake-api';
-import { activityOrder, folderLabel, holdOrder, matchesFilter, nextHeld, placeInOrder, sidebarRows, type RowsInput } from './sidebar-rows';
+import { activityOrder, folderLabel, holdOrder, matchesFilter, nextHeld, placeInOrder, sameRow, sidebarRows, type RowsInput } from './sidebar-rows';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const agentName = (agentId: string) => (agentId === 'demo' ? 'Demo agent' : agentId);
@@ -168,5 +168,20 @@ describe('filter', () => {
     expect(rowsOf(many, { order, filter: 'task 9999' }).visible).toHaveLength(1);
     // Generous for a shared, loaded machine; measured about 2-4 ms per keystroke.
     expect(perKeystroke).toBeLessThan(50);
+  });
+});
+
+describe('a change that keeps the rows', () => {
+  const agentName = (id: string) => (id === 'demo' ? 'Demo agent' : id);
+  it('is one that moves no session to another folder, in or out of the archive, or across the filter', () => {
+    const v = view({ title: 'Fix the parser', cwd: '/work/a' });
+    expect(sameRow(v, { ...v, running: true, pendingPermissions: 2, title: 'Renamed' }, '', agentName)).toBe(true);
+    expect(sameRow(v, { ...v, cwd: '/work/b' }, '', agentName)).toBe(false);
+    expect(sameRow(v, { ...v, archivedAt: 5 }, '', agentName)).toBe(false);
+    // With a filter typed, a new title can take it in or out of the list.
+    expect(sameRow(v, { ...v, title: 'Renamed' }, 'parser', agentName)).toBe(false);
+    expect(sameRow(v, { ...v, title: 'Parser again' }, 'parser', agentName)).toBe(true);
+    // A session new to the list (no view before) always builds the rows again.
+    expect(sameRow(undefined, v, '', agentName)).toBe(false);
   });
 });

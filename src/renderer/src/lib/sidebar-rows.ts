@@ -110,6 +110,21 @@ export function folderLabel(cwd: string): string {
  * within it; archived sessions under one Archived group at the end. While filtering every
  * group shows its matches (a collapsed group would hide what the person is looking for).
  */
+/**
+ * Whether a session's change leaves the rows as they were: same folder, same archived state
+ * and, while a filter is typed, still (not) matching it. A running flag, a title with no filter,
+ * a pending count: the rows stay (its entry draws the new view itself).
+ */
+export function sameRow(before: SessionViewT | undefined, after: SessionViewT | undefined, filter: string, agentName: (agentId: string) => string): boolean {
+  if (!before || !after) return false;
+  const needle = filter.trim();
+  return (
+    before.archivedAt === after.archivedAt &&
+    (before.workspace?.folder ?? before.cwd) === (after.workspace?.folder ?? after.cwd) &&
+    matchesFilter(before, needle, agentName) === matchesFilter(after, needle, agentName)
+  );
+}
+
 export function sidebarRows(input: RowsInput): SidebarRows {
   const { order, byId, filter, collapsed, archiveExpanded, agentName } = input;
   const needle = filter.trim();

@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeApi, SID, SID2, testDeps, view } from '../test-support/fake-api';
 import { boundStore, question } from '../test-support/store-fixtures';
 import { createAppStore, type AppState } from './app-store';
-import { attentionCount, documentTitle, sessionsToNotify, watchAttention } from './attention';
+import { attentionCount, documentTitle, sessionsToNotify, waitingCount, watchAttention } from './attention';
 
 const SID3 = '33333333-3333-4333-8333-333333333333';
 const SID4 = '44444444-4444-4444-8444-444444444444';
@@ -24,6 +24,45 @@ describe('window title and notifications', () => {
     expect(walks).toBe(before);
     store.setState({ sessionsById: new CountingMap([[SID, view({ pendingPermissions: 1 })], [SID2, view({ id: SID2, pendingPermissions: 2 })]]) });
     expect(titles.at(-1)).toBe('(2) Switchboard');
+  });
+});
+
+describe('attention with many sessions', () => {
+  it('counts and notifies from the sessions one update changed, as a walk of all of them would', () => {
+    const { store } = boundStore();
+    const ids = Array.from({ length: 50 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    store.setState({ sessionsById: new Map(ids.map((id, i) => [id, view({ id, title: `S${i}`, pendingPermissions: i % 7 === 0 ? 1 : 0 })])), sessionsLoaded: true });
+    const titles: string[] = [];
+    const notified: string[] = [];
+    watchAttention(store, { setTitle: (t) => titles.push(t), isHidden: () => false, notify: (t) => notified.push(t.sessionId) });
+    waitingCount(store.getState());
+    // Walks of the whole session map (its `values()`) while an update is applied.
+    const values = Map.prototype.values;
+    let walks = 0;
+    const spy = vi.spyOn(Map.prototype, 'values').mockImplementation(function (this: Map<unknown, unknown>) {
+      if (this.size === ids.length) walks++;
+      return values.call(this);
+    });
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    for (let step = 0; step < 200; step++) {
+      const id = ids[rand(ids.length)]!;
+      const was = store.getState().sessionsById.get(id)!;
+      const prev = store.getState();
+      const before = walks;
+      store.getState().upsertSession({ ...was, updatedAt: was.updatedAt + 1, pendingPermissions: rand(3), pendingQuestions: rand(2), running: rand(2) === 1 });
+      expect(waitingCount(store.getState())).toBeGreaterThanOrEqual(0);
+      expect(walks, 'no walk of every session for one update').toBe(before);
+      const next = store.getState();
+      // The same as counting and comparing every session.
+      const count = attentionCount(new Map(next.sessionsById));
+      expect(titles.at(-1) ?? 'Switchboard').toBe(documentTitle(count));
+      expect(waitingCount(next)).toBe(count);
+      const full = sessionsToNotify({ ...prev, sessionsChanged: undefined }, { ...next, sessionsChanged: undefined }, false);
+      expect(sessionsToNotify(prev, next, false)).toEqual(full);
+    }
+    spy.mockRestore();
+    expect(notified.length).toBeGreaterThan(10);
   });
 });
 

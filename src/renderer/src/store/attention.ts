@@ -1,6 +1,7 @@
 import type { SessionViewT } from '../../../shared/contract';
 import type { AppState, AppStoreApi } from './app-store';
 import { isWaitingForPerson } from '../../../shared/waiting';
+import { sessionsChangedIds } from './slices/sessions/initial-state';
 
 const APP_TITLE = 'Switchboard';
 
@@ -15,11 +16,30 @@ export function attentionCount(sessions: ReadonlyMap<string, SessionViewT>): num
   return n;
 }
 
-let counted: { sessions: ReadonlyMap<string, SessionViewT> | undefined; count: number } = { sessions: undefined, count: 0 };
+type Counted = { sessions: ReadonlyMap<string, SessionViewT> | undefined; count: number };
 
-/** `attentionCount` as a selector: counted again only when the session list changed, not on every streamed chunk. */
-export function waitingCount(s: Pick<AppState, 'sessionsById'>): number {
-  if (counted.sessions !== s.sessionsById) counted = { sessions: s.sessionsById, count: attentionCount(s.sessionsById) };
+/**
+ * The count for `s`, from the count of an earlier `sessionsById`: only the sessions changed
+ * since are looked at when the store's change record says which (`sessionsChanged`).
+ */
+function countFrom(last: Counted, s: Pick<AppState, 'sessionsById' | 'sessionsChanged'>): Counted {
+  if (last.sessions === s.sessionsById) return last;
+  const ids = sessionsChangedIds(last.sessions, s);
+  if (!ids || !last.sessions) return { sessions: s.sessionsById, count: attentionCount(s.sessionsById) };
+  let count = last.count;
+  for (const id of ids) {
+    const was = last.sessions.get(id);
+    const now = s.sessionsById.get(id);
+    count += (now && isWaitingForPerson(now) ? 1 : 0) - (was && isWaitingForPerson(was) ? 1 : 0);
+  }
+  return { sessions: s.sessionsById, count };
+}
+
+let counted: Counted = { sessions: undefined, count: 0 };
+
+/** `attentionCount` as a selector: counted again only for the sessions that changed, not on every streamed chunk. */
+export function waitingCount(s: Pick<AppState, 'sessionsById' | 'sessionsChanged'>): number {
+  counted = countFrom(counted, s);
   return counted.count;
 }
 
@@ -44,7 +64,9 @@ export function sessionsToNotify(prev: AppState, next: AppState, documentHidden:
   const titles: NotifyTarget[] = [];
   // The first list is not news: requests already pending at startup only set the title.
   if (prev.sessionsLoaded && next.sessionsById !== prev.sessionsById) {
-    for (const view of next.sessionsById.values()) {
+    const ids = sessionsChangedIds(prev.sessionsById, next);
+    const changed = ids ? ids.flatMap((id) => next.sessionsById.get(id) ?? []) : next.sessionsById.values();
+    for (const view of changed) {
       if (view.id === next.currentSessionId) continue;
       const was = prev.sessionsById.get(view.id);
       const before = (was?.pendingPermissions ?? 0) + (was?.pendingQuestions ?? 0);
@@ -95,9 +117,9 @@ function attentionInputsChanged(prev: AppState, next: AppState): boolean {
  */
 export function watchAttention(store: AppStoreApi, env: AttentionEnv): () => void {
   let lastTitle = '';
-  let lastCount = { sessions: undefined as unknown, count: 0 };
+  let lastCount: Counted = { sessions: undefined, count: 0 };
   const count = (s: AppState): number => {
-    if (lastCount.sessions !== s.sessionsById) lastCount = { sessions: s.sessionsById, count: attentionCount(s.sessionsById) };
+    lastCount = countFrom(lastCount, s);
     return lastCount.count;
   };
   const apply = (next: AppState, prev: AppState | undefined): void => {

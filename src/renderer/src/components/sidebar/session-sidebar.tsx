@@ -1,6 +1,6 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { holdOrder, nextHeld, sidebarRows, ARCHIVED_GROUP, type SidebarRow } from '../../lib/sidebar-rows';
+import { holdOrder, nextHeld, sameRow, sidebarRows, ARCHIVED_GROUP, type SidebarRow } from '../../lib/sidebar-rows';
 import { useAppStore } from '../../store/context';
 import { useAgentName } from './use-agent-name';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
@@ -128,10 +128,28 @@ export function SessionSidebar({
   const { shown, handlers } = useHeldOrder(order, loaded);
 
   const agentName = useAgentName();
-  const { rows, visible } = useMemo(
-    () => sidebarRows({ order: shown, byId, filter, collapsed, archiveExpanded, agentName }),
-    [shown, byId, filter, collapsed, archiveExpanded, agentName],
-  );
+  // With thousands of sessions listed, building the rows is a walk of all of them: a change of
+  // one session that leaves its row where it was (the store's change record says which one)
+  // keeps the rows (and the list's measurements) as they were.
+  const changed = useAppStore((s) => s.sessionsChanged);
+  const lastRows = useRef<{ inputs: readonly unknown[]; byId: typeof byId; rows: ReturnType<typeof sidebarRows> } | undefined>(undefined);
+  const { rows, visible } = useMemo(() => {
+    const inputs = [shown, filter, collapsed, archiveExpanded, agentName];
+    const last = lastRows.current;
+    if (
+      last &&
+      last.inputs.every((v, i) => v === inputs[i]) &&
+      changed?.from === last.byId &&
+      changed.to === byId &&
+      changed.ids.every((id) => sameRow(last.byId.get(id), byId.get(id), filter, agentName))
+    ) {
+      lastRows.current = { ...last, byId };
+      return last.rows;
+    }
+    const built = sidebarRows({ order: shown, byId, filter, collapsed, archiveExpanded, agentName });
+    lastRows.current = { inputs, byId, rows: built };
+    return built;
+  }, [shown, byId, changed, filter, collapsed, archiveExpanded, agentName]);
   useEffect(() => setSidebarVisible(visible), [visible, setSidebarVisible]);
 
   const toggle = (key: string) => {

@@ -2,6 +2,7 @@ import { MAX_SESSIONS_LISTED, type Api, type CommandRequest, type CommandRespons
 import type { GetState, SetState } from '../../app-store';
 import type { StoreDeps } from '../../deps';
 import { activityOrder, placeInOrder } from '../../../lib/sidebar-rows';
+import { LayeredMap } from '../../../lib/layered-map';
 import { sessionsSelectors } from './selectors';
 
 /** What a new session is started with (the New session dialog's choices); the host fills in what is absent. */
@@ -91,9 +92,9 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
         pendingPermissions: answer.pendingPermissions.length,
         pendingQuestions: answer.pendingQuestions.length,
       };
-      const byId = new Map(get().sessionsById);
-      byId.set(view.id, view);
-      set({ sessionsById: byId, ...(moves(known, view) ? { sessionOrder: placeInOrder(get().sessionOrder, byId, view) } : {}) });
+      const from = get().sessionsById;
+      const byId = LayeredMap.withEntry(from, view.id, view);
+      set({ sessionsById: byId, sessionsChanged: { from, to: byId, ids: [view.id] }, ...(moves(known, view) ? { sessionOrder: placeInOrder(get().sessionOrder, byId, view) } : {}) });
     }
     if (get().currentSessionId === answer.session.id) {
       get().applyPermissionsSnapshot(answer.pendingPermissions, mark.permissions);
@@ -272,9 +273,9 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
     upsertSession(view) {
       const known = get().sessionsById.get(view.id);
       if (isStale(known, view)) return;
-      const byId = new Map(get().sessionsById);
-      byId.set(view.id, view);
-      set({ sessionsById: byId, ...(moves(known, view) ? { sessionOrder: placeInOrder(get().sessionOrder, byId, view) } : {}) });
+      const from = get().sessionsById;
+      const byId = LayeredMap.withEntry(from, view.id, view);
+      set({ sessionsById: byId, sessionsChanged: { from, to: byId, ids: [view.id] }, ...(moves(known, view) ? { sessionOrder: placeInOrder(get().sessionOrder, byId, view) } : {}) });
     },
 
     async switchSession(sessionId) {
