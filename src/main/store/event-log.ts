@@ -171,9 +171,12 @@ export class EventLog implements Disposable {
   private write(deadline: number): boolean {
     if (this.pending.length === 0) return true;
     let written: number;
+    const searchBefore = this.search.snapshot();
     try {
       written = this.writeBatch(this.pending, deadline);
     } catch (err) {
+      // The index's memory goes back with the transaction (`SearchIndex.snapshot`).
+      this.search.restore(searchBefore);
       // Nothing of the transaction was stored. What is queued behind it is dropped with it (its
       // seqs follow the lost ones). Counters restart from the store, so no window ever sees a
       // gap; the failure is reported, not thrown out of setImmediate.

@@ -228,6 +228,37 @@ describe('transcript search index', () => {
     expect(search('zebra').matches).toEqual([]);
   });
 
+  it('keeps what waits for the index as it was when a write fails, so no chunk is missed and no row is misplaced', () => {
+    const { store, log, runTick, errors, search } = setup();
+    log.append('a', 'agent_message', { text: 'waiting walrus ' });
+    runTick();
+    log.append('a', 'agent_message', { text: 'chunks' });
+    runTick();
+    // The next write ends the message (a tool call, indexed) and then fails on the event after
+    // it: nothing of it is stored.
+    store.db.exec(`CREATE TRIGGER fail_notice BEFORE INSERT ON events WHEN NEW.kind = 'notice' BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+    log.append('a', 'tool_call', { toolCallId: 't1', title: 'Look', status: 'pending' });
+    log.append('a', 'notice', { text: 'fails' });
+    runTick();
+    expect(errors).toHaveLength(1);
+    // The two stored chunks still wait, and a search finds them.
+    expect(search('walrus').matches[0]?.hits.map((h) => h.seq)).toEqual([1]);
+
+    // A message's first chunk in a failed write: its seq is taken again by what follows.
+    log.append('b', 'agent_message', { text: 'lost okapi' });
+    log.append('b', 'notice', { text: 'fails' });
+    runTick();
+    expect(errors).toHaveLength(2);
+    store.db.exec(`DROP TRIGGER fail_notice`);
+    log.append('b', 'tool_call', { toolCallId: 't2', title: 'Run tests', status: 'pending' });
+    log.append('b', 'agent_message', { text: 'zebra answer' });
+    runTick();
+    // The message's row is under its own seq (2), not under the tool call's (1).
+    expect(search('zebra').matches[0]?.hits.map((h) => [h.seq, h.kind])).toEqual([[2, 'agent']]);
+    expect(search('okapi').matches).toEqual([]);
+    expect(search('"run tests"').matches[0]?.hits.map((h) => [h.seq, h.kind])).toEqual([[1, 'tool']]);
+  });
+
   it('stores no event whose index row could not be written', () => {
     const { store, log, runTick, errors, count } = setup();
     store.db.exec(`CREATE TRIGGER fail_index BEFORE INSERT ON search_docs BEGIN SELECT RAISE(ABORT, 'index broken'); END`);

@@ -53,6 +53,12 @@ export const CHUNK_TEXT_SQL = `CASE WHEN json_valid(payload) AND json_type(paylo
 export const PART_CHARS = 32 * 1024;
 export const PART_CHUNKS = 1_000;
 
+/** `SearchIndex.snapshot`: its in-memory state as a write transaction began. */
+export interface SearchIndexMemory {
+  tails: Map<string, { kind: string; from: number; last: number }>;
+  partSize: Map<string, { chars: number; chunks: number }>;
+}
+
 /** The message of a session still being written (table `search_open`, migration 0016). */
 interface OpenMessage {
   kind: string;
@@ -152,6 +158,25 @@ export class SearchIndex {
     this.stmts.openStart.run(e.sessionId, e.kind, e.seq, e.seq);
     this.wait(e.sessionId, e.kind, e.seq);
     this.grow(e.sessionId, { kind: e.kind, first_seq: e.seq, last_seq: e.seq }, messageChunkText(e).length);
+  }
+
+  /**
+   * What a write transaction changes in memory here (`tails`, `partSize`), to put back with
+   * `restore` when the transaction rolls back: else the chunks that waited before it would be
+   * forgotten, or a failed chunk's seq would be taken for the start of what waits.
+   */
+  snapshot(): SearchIndexMemory {
+    return {
+      tails: new Map([...this.tails].map(([id, t]) => [id, { ...t }])),
+      partSize: new Map([...this.partSize].map(([id, size]) => [id, { ...size }])),
+    };
+  }
+
+  restore(memory: SearchIndexMemory): void {
+    this.tails.clear();
+    for (const [id, t] of memory.tails) this.tails.set(id, t);
+    this.partSize.clear();
+    for (const [id, size] of memory.partSize) this.partSize.set(id, size);
   }
 
   /** True while stored chunks wait to be indexed (see `tails`). */
