@@ -16,8 +16,12 @@ if (args.includes('--crash')) {
   process.stderr.write('test mcp server: missing TEST_TOKEN, giving up\n');
   process.exit(3);
 } else if (args.includes('--hang')) {
+  // Said before the child starts: a test that sees the child knows the line is in the pipe (said
+  // after, a deadline could stop the server between the two on a loaded machine, and the line
+  // never came).
+  process.stderr.write('test mcp server hanging\n');
   const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
-  process.stderr.write(`test mcp server hanging; child ${child.pid}\n`);
+  process.stderr.write(`test mcp server's child ${child.pid}\n`);
   process.on('SIGTERM', () => process.stderr.write('test mcp server ignores SIGTERM\n'));
   setInterval(() => {}, 1 << 30);
 } else {
