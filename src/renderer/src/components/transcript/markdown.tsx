@@ -1,4 +1,4 @@
-import { createContext, memo, useContext, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { createContext, memo, useCallback, useContext, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode, type RefObject } from 'react';
 import type { Element } from 'hast';
 import { MarkdownBlockSplitter, type BlockSplit } from '../../lib/markdown-blocks';
 import { markdownElements, type SafeComponents } from '../../lib/markdown-pipeline';
@@ -130,6 +130,32 @@ const EAGER_SEGMENTS = 2;
 let oneAtATime: FrameScheduler | undefined;
 const segmentShows = createIdleQueue((run) => (oneAtATime ??= nextTask())(() => run(() => 0)));
 
+/**
+ * Whether `ref`'s element is near the view (always, where nothing can watch): a change comes
+ * through `segmentShows`, one per task. With `onHeight`, its height is reported as it changes
+ * (a new `onHeight` watches anew).
+ */
+function useNearView(ref: RefObject<HTMLDivElement | null>, onHeight?: (px: number, target: globalThis.Element) => void): boolean {
+  const [near, setNear] = useState(() => !canWatch());
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || !canWatch()) return;
+    let queued: (() => void) | undefined;
+    const stop = watchSegment(el, {
+      onNear: (value) => {
+        queued?.();
+        queued = segmentShows.add(() => setNear(value));
+      },
+      ...(onHeight ? { onHeight } : {}),
+    });
+    return () => {
+      queued?.();
+      stop();
+    };
+  }, [ref, onHeight]);
+  return near;
+}
+
 /** Measured heights of a message's segments, by segment key (stable while older text is loaded in front). */
 type Heights = Map<string, number>;
 
@@ -142,25 +168,13 @@ type Heights = Map<string, number>;
  */
 const SegmentView = memo(function SegmentView({ segment, eager, heights }: { segment: Segment; eager: boolean; heights: Heights }) {
   const ref = useRef<HTMLDivElement>(null);
-  const [near, setNear] = useState(() => !canWatch());
-  const shown = eager || near;
-  const shownRef = useRef(shown);
+  const shownRef = useRef(false);
   const blocksRef = useRef(segment.blocks);
-  useLayoutEffect(() => {
-    shownRef.current = shown;
-    blocksRef.current = segment.blocks;
-  });
   const key = segment.key;
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el || !canWatch()) return;
-    let queued: (() => void) | undefined;
-    const stop = watchSegment(el, {
-      onNear: (value) => {
-        queued?.();
-        queued = segmentShows.add(() => setNear(value));
-      },
-      onHeight: (px, target) => {
+  const near = useNearView(
+    ref,
+    useCallback(
+      (px: number, target: globalThis.Element) => {
         // An empty box is as tall as we made it; 0 is a segment not laid out (a closed thought).
         if (!shownRef.current || px === 0) return;
         const before = heights.get(key) ?? estimateHeight(blocksRef.current);
@@ -168,12 +182,14 @@ const SegmentView = memo(function SegmentView({ segment, eager, heights }: { seg
         const delta = px - before;
         if (delta !== 0) keepViewInPlace(target, delta);
       },
-    });
-    return () => {
-      queued?.();
-      stop();
-    };
-  }, [heights, key]);
+      [heights, key],
+    ),
+  );
+  const shown = eager || near;
+  useLayoutEffect(() => {
+    shownRef.current = shown;
+    blocksRef.current = segment.blocks;
+  });
   if (!shown) return <div ref={ref} className="markdown-segment" data-segment="" style={{ height: heights.get(key) ?? estimateHeight(segment.blocks) }} />;
   const children: ReactNode[] = [];
   segment.blocks.forEach((block, i) => {
@@ -217,22 +233,7 @@ function pageHeight(page: SegmentPage, heights: Heights): number {
  */
 const PageView = memo(function PageView({ page, eager, heights }: { page: SegmentPage; eager: number; heights: Heights }) {
   const ref = useRef<HTMLDivElement>(null);
-  const [near, setNear] = useState(() => !canWatch());
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el || !canWatch()) return;
-    let queued: (() => void) | undefined;
-    const stop = watchSegment(el, {
-      onNear: (value) => {
-        queued?.();
-        queued = segmentShows.add(() => setNear(value));
-      },
-    });
-    return () => {
-      queued?.();
-      stop();
-    };
-  }, []);
+  const near = useNearView(ref);
   if (eager === 0 && !near) return <div ref={ref} className="markdown-page" data-page="" style={{ height: pageHeight(page, heights) }} />;
   const children: ReactNode[] = [];
   const count = page.segments.length;
