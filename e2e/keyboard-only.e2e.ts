@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { MARKDOWN_END } from '../src/agents/demo/markdown-doc';
 import { expect, messageBox, openApp, sidebar, test, transcript } from './support/fixtures';
 
 /** Pointer, mouse and touch events the page saw: a keyboard-only day must see none. */
@@ -76,6 +77,8 @@ test.describe('a whole day by keyboard, no pointer', () => {
     await typeEnter(page, '/tool Run the tests');
     await expect(transcript(page).getByRole('region', { name: /Tool call: Run the tests/ })).toContainText('Done');
     await typeEnter(page, '/markdown 1 500');
+    // The whole answer first: the Stop button may not have come yet, and the newest row would be the prompt.
+    await expect(transcript(page)).toContainText(MARKDOWN_END);
     await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
     await page.keyboard.press('Control+Shift+H');
     await expect(focused(page)).toHaveAttribute('role', 'article');
@@ -135,4 +138,43 @@ test.describe('a whole day by keyboard, no pointer', () => {
 
     expect(await pointerEvents(page)).toEqual([]);
   });
+});
+
+test('a prompt that has the focus while it is sent gives it to its stored row, so the arrow keys go on', async ({ page, host }) => {
+  // Holds the window's prompt:send frames until released: the prompt stays a row being sent.
+  const held: string[] = [];
+  let hold = false;
+  let release = () => {};
+  await page.routeWebSocket(/./, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => {
+      if (hold && typeof m === 'string' && m.includes('"prompt:send"')) held.push(m);
+      else server.send(m);
+    });
+    server.onMessage((m) => ws.send(m));
+    release = () => {
+      hold = false;
+      for (const m of held.splice(0)) server.send(m);
+    };
+  });
+  await openApp(page, host.url());
+  await newSessionByKeys(page);
+  await typeEnter(page, 'first of two');
+  await expect(transcript(page)).toContainText('Echo: first of two');
+
+  hold = true;
+  await typeEnter(page, 'held back');
+  await expect.poll(() => held.length).toBe(1);
+  await page.keyboard.press('Control+Shift+H');
+  await expect(focused(page)).toHaveAttribute('role', 'article');
+  await expect(focused(page)).toContainText('held back');
+  const before = await focused(page).elementHandle();
+  release();
+  await expect(transcript(page)).toContainText('Echo: held back');
+  // Another element (the stored row), the same place: still a message, and ↑ goes to the one above.
+  await expect.poll(() => before?.evaluate((el) => el !== document.activeElement)).toBe(true);
+  await expect(focused(page)).toHaveAttribute('role', 'article');
+  await expect(focused(page)).toContainText('held back');
+  await page.keyboard.press('ArrowUp');
+  await expect(focused(page)).toContainText('Echo: first of two');
 });

@@ -96,6 +96,24 @@ describe('live events reach the view once per frame', () => {
     expect(rows.at(0)).toMatchObject({ type: 'agent', key: 'agent-1', text: expected });
   });
 
+  it('replaces a prompt shown while it is sent by its stored row in one update, never a state with neither', async () => {
+    const { fake, store, frames } = await setup(2);
+    fake.handle('prompt:send', () => new Promise(() => {}));
+    void store.getState().sendPrompt('held');
+    const id = [...store.getState().pendingSends.keys()][0]!;
+    const shown = (s: ReturnType<typeof store.getState>) =>
+      s.pendingSends.has(id) || rowsOf(s.transcript.rows).some((r) => (r as { type: string; text?: string }).type === 'user' && (r as { text: string }).text === 'held');
+    const states: boolean[] = [];
+    store.subscribe((s) => states.push(shown(s)));
+    fake.emit('session:event', ev(3, 'user_message', { text: 'held', clientMessageId: id }));
+    expect(store.getState().pendingSends.has(id)).toBe(false);
+    expect(rowsOf(store.getState().transcript.rows).at(-1)).toMatchObject({ type: 'user', text: 'held' });
+    expect(states.length).toBeGreaterThan(0);
+    expect(states.every(Boolean)).toBe(true);
+    frames.run();
+    expect(rowsOf(store.getState().transcript.rows)).toEqual(buildRows(store.getState().transcript.events));
+  });
+
   it('lets a non-live change (switching away) win over a frame still pending', async () => {
     const { fake, store, frames } = await setup(3);
     fake.emit('session:event', ev(4, 'user_message', { text: 'late' }));

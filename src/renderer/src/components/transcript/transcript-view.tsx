@@ -9,6 +9,7 @@ import { isBlankRow } from '../../store/slices/transcript/rows';
 import { FOCUS_NEWEST_EVENT } from '../../lib/shortcuts';
 import { indexOfKey, recalledScroll, rememberScroll } from './scroll-memory';
 import { TranscriptRow, type ThoughtState } from './transcript-row';
+import { useRowFocusKept } from './use-row-focus-kept';
 
 /** Start loading the previous page this close to the top, before the user hits it. */
 const LOAD_OLDER_PX = 400;
@@ -81,6 +82,7 @@ export function TranscriptView() {
   );
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  useRowFocusKept(scrollRef);
   // Which thoughts the user expanded, kept here because virtualised rows unmount off-screen.
   const [openThoughts] = useState<ThoughtState>(() => {
     const open = new Set<string>();
