@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { MARKDOWN_END } from '../src/agents/demo/markdown-doc';
 import { expect, messageBox, newSession, openApp, send, sidebar, test, transcript } from './support/fixtures';
 
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -22,6 +23,7 @@ test.describe('the window at any size (WCAG reflow)', () => {
     await openApp(page, host.url());
     await newSession(page);
     await send(page, '/markdown 2 500');
+    await expect(transcript(page)).toContainText(MARKDOWN_END);
     await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
     await page.setViewportSize({ width: 320, height: 640 });
     await frameWorks(page);
