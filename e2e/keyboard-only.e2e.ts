@@ -161,6 +161,7 @@ test('a prompt that has the focus while it is sent gives it to its stored row, s
   await newSessionByKeys(page);
   await typeEnter(page, 'first of two');
   await expect(transcript(page)).toContainText('Echo: first of two');
+  await expect(polite(page)).toHaveText(/The agent finished/);
 
   hold = true;
   await typeEnter(page, 'held back');
@@ -177,4 +178,19 @@ test('a prompt that has the focus while it is sent gives it to its stored row, s
   await expect(focused(page)).toContainText('held back');
   await page.keyboard.press('ArrowUp');
   await expect(focused(page)).toContainText('Echo: first of two');
+});
+
+test('a focused message scrolled out of the drawn rows does not hand the focus to another', async ({ page, host }) => {
+  await openApp(page, host.url());
+  await newSessionByKeys(page);
+  for (let i = 1; i <= 20; i++) await typeEnter(page, `line ${i} of a long talk`);
+  await expect(transcript(page)).toContainText('Echo: line 20 of a long talk');
+  await transcript(page).evaluate((el) => el.scrollTo({ top: 0 }));
+  const first = transcript(page).locator('[data-row="0"]');
+  await first.focus();
+  await expect(first).toBeFocused();
+  // To the end: the first rows leave the virtualised list and their elements go.
+  await transcript(page).evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  await expect(first).toHaveCount(0);
+  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-row]') === null || document.activeElement === null)).toBe(true);
 });

@@ -96,7 +96,7 @@ describe('live events reach the view once per frame', () => {
     expect(rows.at(0)).toMatchObject({ type: 'agent', key: 'agent-1', text: expected });
   });
 
-  it('replaces a prompt shown while it is sent by its stored row in one update, never a state with neither', async () => {
+  it('replaces a prompt shown while it is sent by its stored row at once: no state of the store has neither', async () => {
     const { fake, store, frames } = await setup(2);
     fake.handle('prompt:send', () => new Promise(() => {}));
     void store.getState().sendPrompt('held');

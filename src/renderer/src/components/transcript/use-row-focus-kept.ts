@@ -7,27 +7,29 @@ import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
  * instead of moving between messages. The row now at the same index takes the focus.
  *
  * A row the person left (a click elsewhere, Tab out) is forgotten: only a row whose element left
- * the page while it had the focus is given back.
+ * the page while it had the focus is given back, and only to a row drawn at the same index (a
+ * row scrolled out of the rendered range is not replaced: the focus is not moved to another).
  */
 export function useRowFocusKept(scrollRef: RefObject<HTMLElement | null>): void {
-  const focused = useRef<{ el: HTMLElement; index: number } | undefined>(undefined);
+  const focused = useRef<HTMLElement | undefined>(undefined);
   useEffect(() => {
     const log = scrollRef.current;
     if (!log) return;
     const onIn = (e: FocusEvent) => {
       const t = e.target;
-      focused.current = t instanceof HTMLElement && t.dataset.row !== undefined ? { el: t, index: Number(t.dataset.row) } : undefined;
+      focused.current = t instanceof HTMLElement && t.dataset.row !== undefined ? t : undefined;
     };
     const onOut = (e: FocusEvent) => {
       const was = focused.current;
-      if (!was || e.target !== was.el) return;
+      if (!was || e.target !== was) return;
       if (e.relatedTarget) {
         focused.current = undefined;
         return;
       }
-      // Chromium says focusout when a focused element is removed, too: only one still on the page was left.
+      // Chromium says focusout when a focused element is removed, too: only one still on the page
+      // was left. The window going to the background says it too, and the row keeps the focus then.
       queueMicrotask(() => {
-        if (focused.current === was && was.el.isConnected) focused.current = undefined;
+        if (focused.current === was && was.isConnected && document.hasFocus()) focused.current = undefined;
       });
     };
     log.addEventListener('focusin', onIn);
@@ -40,17 +42,12 @@ export function useRowFocusKept(scrollRef: RefObject<HTMLElement | null>): void 
   // After every render of the list: a row replaced under the focus hands it to its successor.
   useLayoutEffect(() => {
     const was = focused.current;
-    if (!was || was.el.isConnected) return;
+    if (!was || was.isConnected) return;
     focused.current = undefined;
     const active = document.activeElement;
     if (active && active !== document.body) return;
-    const rows = scrollRef.current?.querySelectorAll<HTMLElement>('[data-row]');
-    if (!rows?.length) return;
-    let next: HTMLElement | undefined;
-    for (const row of rows) {
-      // The same index, else the nearest before it (rows taken away from the end).
-      if (Number(row.dataset.row) <= was.index && (!next || Number(row.dataset.row) > Number(next.dataset.row))) next = row;
-    }
-    (next ?? rows[0])?.focus({ preventScroll: true });
+    // Its index as last drawn (a removed element keeps its attributes): rows added before it moved it.
+    const next = scrollRef.current?.querySelector<HTMLElement>(`[data-row="${was.dataset.row ?? ''}"]`);
+    next?.focus({ preventScroll: true });
   });
 }

@@ -174,8 +174,9 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
       const firstWords = event.kind === 'agent_message' && t.events.at(-1)?.kind !== 'agent_message';
       const { data, outcome } = applyLiveEvent(t, event);
       if (outcome === 'appended') {
-        // A prompt this window shows while it is sent gives way to its stored row in one update:
-        // a frame with neither would flicker, and drop the keyboard's focus from it.
+        // A prompt this window shows while it is sent gives way to its stored row at once (the
+        // store's two changes, one render): a frame with neither would flicker, and drop the
+        // keyboard's focus from it.
         const id = event.kind === 'user_message' ? event.payload.clientMessageId : undefined;
         if (id !== undefined && get().pendingSends.has(id)) commit(bounded({ ...t, ...data }));
         else commitLive(bounded({ ...t, ...data }), firstWords);
