@@ -55,13 +55,14 @@ export class McpServersRepo {
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      list: db.prepare(`SELECT * FROM mcp_servers ORDER BY created_at, id`),
+      // Added in the same ms: in the order they were added (rowid), not by their random ids.
+      list: db.prepare(`SELECT * FROM mcp_servers ORDER BY created_at, rowid`),
       get: db.prepare(`SELECT * FROM mcp_servers WHERE id = ?`),
       byName: db.prepare(`SELECT id FROM mcp_servers WHERE name = ?`),
       agentsAll: db.prepare(`SELECT server_id, agent_id FROM mcp_server_agents ORDER BY agent_id`),
       agentsOf: db.prepare(`SELECT agent_id FROM mcp_server_agents WHERE server_id = ? ORDER BY agent_id`),
       forAgent: db.prepare(
-        `SELECT s.* FROM mcp_servers s JOIN mcp_server_agents a ON a.server_id = s.id WHERE a.agent_id = ? ORDER BY s.created_at, s.id`,
+        `SELECT s.* FROM mcp_servers s JOIN mcp_server_agents a ON a.server_id = s.id WHERE a.agent_id = ? ORDER BY s.created_at, s.rowid`,
       ),
       upsert: db.prepare(
         `INSERT INTO mcp_servers (id, name, type, command, args, url, vars, created_at, updated_at)

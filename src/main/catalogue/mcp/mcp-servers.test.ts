@@ -171,6 +171,17 @@ describe('McpServerCatalogue: saving', () => {
   });
 });
 
+describe('McpServersRepo: order', () => {
+  it('lists servers added in the same millisecond in the order they were added, whatever their ids', () => {
+    const f = fixture();
+    const repo = new McpServersRepo(f.db);
+    const server = (id: string, name: string) => ({ id, name, type: 'http' as const, url: `https://${name}.example.com/mcp`, headers: [] });
+    for (const [id, name] of [['zz-last-by-id', 'first'], ['mm-middle', 'second'], ['aa-first-by-id', 'third']] as const) repo.save(server(id, name), ['demo'], 1_000);
+    expect(repo.list().map((r) => r.name)).toEqual(['first', 'second', 'third']);
+    expect(repo.forAgent('demo').map((r) => r.name)).toEqual(['first', 'second', 'third']);
+  });
+});
+
 describe('McpServerCatalogue: agents and removal', () => {
   it('turns a server on and off per agent, and forgets a removed agent', () => {
     const f = fixture();
