@@ -69,4 +69,4 @@ export class TurnBudget {
 }
 
 /** The host's budget for reading agents' output: a few ms a turn, well under the 10 ms p99 target. */
-export const agentReadBudget = new TurnBudget(2);
+export const agentReadBudget = new TurnBudget(1.5);
