@@ -84,12 +84,13 @@ export function Composer({ sessionId }: { sessionId: string }) {
     const mentions: PromptBlock[] = mentionedPaths(text, completion.chosen).map((path) => ({ type: 'mention', path }));
     const content = [...attachments.items.map((a) => a.block), ...mentions];
     if (text.trim() === '' && content.length === 0) return;
-    const sending = text;
+    // The prompt leaves first: the host answers requests in order, and the draft's clearing is
+    // a write it need not make before it starts the turn.
+    void sendPrompt(text, content.length > 0 ? { content } : {});
     clearDraft(sessionId);
     setCaret(0);
     attachments.clear();
     completion.forgetChosen();
-    void sendPrompt(sending, content.length > 0 ? { content } : {});
   };
 
   const onSubmit = (e: FormEvent) => {
