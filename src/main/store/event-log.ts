@@ -24,7 +24,7 @@ export interface WriteSlice {
 /** Text indexed for search after which a write commits what it has (see `writeBatch`). */
 const MAX_INDEXED_CHARS_PER_WRITE = 64 * 1024;
 /** The host's slice: a few ms per write, so a burst is written over several turns. */
-export const HOST_WRITE_SLICE: WriteSlice = { ms: 2, now: () => performance.now() };
+export const HOST_WRITE_SLICE: WriteSlice = { ms: 3, now: () => performance.now() };
 /** Without a slice (tools, tests that step turns by hand) a scheduled write takes everything queued. */
 const WHOLE_QUEUE: WriteSlice = { ms: Number.POSITIVE_INFINITY, now: () => 0 };
 
