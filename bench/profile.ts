@@ -6,7 +6,7 @@
  *   stream PROFILE KB [CHARS] [--after] [--trace]
  *                                        the page while `/markdown KB 200 PROFILE` streams (and
  *                                        while the finished answer is reopened, with --after;
- *                                        style/layout/paint from a Chrome trace, with --trace),
+ *                                        style/layout/paint from a Chrome trace of both, with --trace),
  *                                        on a renderer built unminified so names are readable
  *   ingest SESSIONS [TOTAL] [REPS] [--agents]
  *                                        the host (`serve` under node --cpu-prof) while TOTAL
@@ -182,14 +182,16 @@ switch (scenario) {
     const traceFile = process.argv.includes('--trace') ? join(out, 'stream.trace.json') : undefined;
     const reopenFile = join(out, 'reopen.cpuprofile');
     const after = process.argv.includes('--after');
+    const reopenTraceFile = after && traceFile ? join(out, 'reopen.trace.json') : undefined;
     const r = await measureStream(
       { profile: profile as MarkdownProfile, kb: Number(kb), rate: 200, chars: chars ? Number(chars) : undefined },
-      { env, cpuProfile: streamFile, ...(traceFile ? { trace: traceFile } : {}), ...(after ? { after, reopenProfile: reopenFile } : {}), log: (m) => console.error(m) },
+      { env, cpuProfile: streamFile, ...(traceFile ? { trace: traceFile } : {}), ...(after ? { after, reopenProfile: reopenFile } : {}), ...(reopenTraceFile ? { reopenTrace: reopenTraceFile } : {}), log: (m) => console.error(m) },
     );
     console.log(JSON.stringify(r));
     print(`page during /markdown ${kb} 200 ${profile}${chars ? ` ${chars}` : ''}`, streamFile);
     if (traceFile) console.log(`\n${traceLines(traceFile).join('\n')}\nfile: ${traceFile}`);
     if (after) print('page while the finished answer is reopened', reopenFile);
+    if (reopenTraceFile) console.log(`\n${traceLines(reopenTraceFile).join('\n')}\nfile: ${reopenTraceFile}`);
     break;
   }
   case 'ingest': {

@@ -72,6 +72,8 @@ export interface StreamOptions {
   cpuProfile?: string;
   /** Writes a CPU profile of the page while the finished answer is reopened (with `after`). */
   reopenProfile?: string;
+  /** Writes a Chrome trace (as `trace`) of the page while the finished answer is reopened (with `after`). */
+  reopenTrace?: string;
   /** Writes a Chrome trace (devtools.timeline: style, layout, paint, scripts) of the stream to this file. */
   trace?: string;
   /** Environment for `serve` (e.g. SWITCHBOARD_RENDERER_DIR for a profiling build). */
@@ -184,7 +186,13 @@ async function scrollToBottom(page: Page): Promise<{ frames: number; ms: number 
   )) as { frames: number; ms: number };
 }
 
-async function afterStream(page: Page, spec: StreamSpec, answerSession: string, otherSession: string, step: (m: string) => void, reopenProfile?: string): Promise<AfterStream> {
+/** A Chrome trace of the page, started and stopped around one part of a run. */
+interface Tracing {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function afterStream(page: Page, spec: StreamSpec, answerSession: string, otherSession: string, step: (m: string) => void, reopenProfile?: string, reopenTrace?: Tracing): Promise<AfterStream> {
   step('reopen');
   // Reopen: from another session, reload (nothing cached in the page), click the answer's session.
   await openSession(page, otherSession);
@@ -193,8 +201,10 @@ async function afterStream(page: Page, spec: StreamSpec, answerSession: string, 
   await entry.waitFor();
   await armProbe(page, 'click', MARKDOWN_END);
   const stopProfiler = reopenProfile ? await startProfiler(page) : undefined;
+  await reopenTrace?.start();
   await entry.click();
   const { paintedMs: reopenMs, nextFrameMs: reopenNextFrameMs } = await probeTimes(page);
+  await reopenTrace?.stop();
   if (stopProfiler && reopenProfile) writeFileSync(reopenProfile, JSON.stringify(await stopProfiler()));
   await page.locator(`nav[aria-label="Sessions"] [aria-current="page"][data-session-id="${answerSession}"]`).waitFor();
 
@@ -278,7 +288,12 @@ export async function measureStream(spec: StreamSpec, options: StreamOptions = {
       longTasks: tasks.length,
       seconds: (end.paintedAtPage - from) / 1000,
     };
-    if (options.after) result.after = await afterStream(page, spec, session, warm, step, options.reopenProfile);
+    const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
+    const reopenTrace = options.reopenTrace;
+    const tracing: Tracing | undefined = reopenTrace
+      ? { start: () => browser.startTracing(page, { path: reopenTrace, categories }), stop: async () => void (await browser.stopTracing()) }
+      : undefined;
+    if (options.after) result.after = await afterStream(page, spec, session, warm, step, options.reopenProfile, tracing);
     step('done');
     return result;
   } finally {
