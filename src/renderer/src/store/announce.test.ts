@@ -19,9 +19,43 @@ describe('screen reader announcements', () => {
     expect(said).toEqual(['assertive: Permission requested: Run tests', 'polite: Error: Agent exited']);
     said.length = 0;
     fake
-      .handle('sessions:switch', () => ok(answer({ session: view({ id: SID2 }), pendingPermissions: [permission('old', SID2)] })))
+      .handle('sessions:switch', () => ok(answer({ session: view({ id: SID2 }), lastSeq: 1, pendingPermissions: [permission('old', SID2)] })))
       .handle('transcript:page', () => ok({ events: [ev(1, 'error', { code: 'agent_error', message: 'old' }, SID2)], hasMore: false }));
     await store.getState().switchSession(SID2);
+    expect(said).toEqual([]);
+  });
+
+  it("announces how a turn ended when it ended while the switch's page loaded, not what was stored before the switch", async () => {
+    const ctx = boundStore();
+    const { fake, store } = ctx;
+    await showSession(ctx);
+    const said: string[] = [];
+    store.subscribe((next, prev) => {
+      const a = announcementFor(prev, next);
+      if (a?.polite) said.push(`polite: ${a.polite}`);
+      if (a?.assertive) said.push(`assertive: ${a.assertive}`);
+    });
+    // Seqs 1–2 were stored before the switch answered (its last seq is 2); 3–5 while the page loaded.
+    fake
+      .handle('sessions:switch', () => ok(answer({ session: view({ id: SID2 }), lastSeq: 2, pendingPermissions: [permission('old', SID2)] })))
+      .handle('transcript:page', () =>
+        ok({
+          events: [
+            ev(1, 'error', { code: 'agent_error', message: 'old' }, SID2),
+            ev(2, 'turn_ended', { stopReason: 'cancelled' }, SID2),
+            ev(3, 'user_message', { text: 'hi', clientMessageId: 'm1' }, SID2),
+            ev(4, 'agent_message', { text: 'hello' }, SID2),
+            ev(5, 'turn_ended', { stopReason: 'end_turn' }, SID2),
+          ],
+          hasMore: false,
+        }),
+      );
+    await store.getState().switchSession(SID2);
+    expect(said).toEqual(['polite: The agent finished']);
+    // Jump to latest loads the same page again: nothing in it is news then.
+    said.length = 0;
+    await store.getState().showLatest();
+    expect(store.getState().transcript.loaded).toBe(true);
     expect(said).toEqual([]);
   });
 

@@ -29,22 +29,27 @@ export function turnEndedWords(payload: EventOf<'turn_ended'>['payload']): strin
 /**
  * The announcements between two states of the same view. Loading a session (another token, a
  * page, a switch answer's pending requests) is not news, so history is never announced: only
- * events past the previous last seq and requests that were not pending before.
+ * events past the previous last seq and requests that were not pending before. The page a switch
+ * loads is history up to the switch answer's last seq (`newsAfter`); what it holds past that
+ * reached the view while it loaded, and is news (a turn that ended in the meantime).
  */
 export function announcementFor(prev: AppState, next: AppState): Announcement | undefined {
   const sameView =
     prev.currentSessionId === next.currentSessionId &&
     prev.transcript.token === next.transcript.token &&
-    prev.transcript.loaded &&
     next.transcript.loaded;
   if (!sameView) return undefined;
+  // Just loaded: only events past the switch answer's last seq, and no requests (the answer's).
+  const pageCameIn = !prev.transcript.loaded;
+  const newsAfter = pageCameIn ? next.transcript.newsAfter : prev.transcript.lastSeq;
+  if (newsAfter === undefined) return undefined;
   const urgent: string[] = [];
-  if (next.pendingPermissions !== prev.pendingPermissions) {
+  if (!pageCameIn && next.pendingPermissions !== prev.pendingPermissions) {
     for (const [id, p] of next.pendingPermissions) {
       if (!prev.pendingPermissions.has(id)) urgent.push(`Permission requested: ${p.toolCall.title}`);
     }
   }
-  if (next.pendingQuestions !== prev.pendingQuestions) {
+  if (!pageCameIn && next.pendingQuestions !== prev.pendingQuestions) {
     for (const [id, q] of next.pendingQuestions) {
       if (!prev.pendingQuestions.has(id)) urgent.push(`Question from the agent: ${q.view.question.message}`);
     }
@@ -52,10 +57,9 @@ export function announcementFor(prev: AppState, next: AppState): Announcement | 
   const news: string[] = [];
   // New live events are the seqs past the previous lastSeq (an older page or an eviction moves
   // only oldestSeq). Go by seq, not by array: live appends reuse the same array.
-  const before = prev.transcript;
   const after = next.transcript;
-  if (after.oldestSeq !== undefined && after.lastSeq > before.lastSeq) {
-    for (let seq = Math.max(before.lastSeq + 1, after.oldestSeq); seq <= after.lastSeq; seq++) {
+  if (after.oldestSeq !== undefined && after.lastSeq > newsAfter) {
+    for (let seq = Math.max(newsAfter + 1, after.oldestSeq); seq <= after.lastSeq; seq++) {
       const e = after.events[seq - after.oldestSeq];
       if (e?.kind === 'error') news.push(`Error: ${e.payload.message || 'The agent reported an error'}`);
       else if (e?.kind === 'turn_ended') news.push(turnEndedWords(e.payload));

@@ -10,8 +10,11 @@ export interface TranscriptActions {
   /** Empties the transcript for a session about to load; returns the load's token. */
   beginTranscript(sessionId: string): number;
   failTranscript(token: number, error: WireError): void;
-  /** Newest page, merged with events pushed meanwhile; catches up if the host is further on. */
-  loadNewestPage(token: number, hostLastSeq: number): Promise<void>;
+  /**
+   * Newest page, merged with events pushed meanwhile; catches up if the host is further on.
+   * `newsAfter`: a switch's answer's last seq; what the page holds past it is announced as news.
+   */
+  loadNewestPage(token: number, hostLastSeq: number, newsAfter?: number): Promise<void>;
   loadOlder(): Promise<void>;
   /** A pushed `session:event`: append, ignore a duplicate, or catch up over a gap. */
   receiveEvent(event: SessionEventT): void;
@@ -112,6 +115,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
         hasNewer: false,
         loadingNewer: false,
         focus: undefined,
+        newsAfter: undefined,
       });
       return token;
     },
@@ -120,7 +124,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
       patch(token, { error });
     },
 
-    async loadNewestPage(token, hostLastSeq) {
+    async loadNewestPage(token, hostLastSeq, newsAfter) {
       const sessionId = get().transcript.sessionId;
       if (!sessionId || get().transcript.token !== token) return;
       patch(token, { error: undefined });
@@ -136,7 +140,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
       // Events pushed before this page answered overlap it or follow it; merge by seq.
       const { data, gap } = mergeEvents(emptyTranscriptData, [...res.value.events, ...t.buffer]);
       const hasOlder = res.value.hasMore && res.value.events.length > 0;
-      commit({ ...t, ...data, hasOlder, loaded: true, buffer: [], error: undefined });
+      commit({ ...t, ...data, hasOlder, loaded: true, buffer: [], error: undefined, newsAfter });
       added(data.events);
       get().dropPrompts(accepted);
       if (gap || data.lastSeq < hostLastSeq) await get().catchUp();

@@ -29,6 +29,13 @@ export interface TranscriptView extends TranscriptData {
    * `applied` says the view has scrolled to it.
    */
   focus: { seq: number; nonce: number; applied: boolean } | undefined;
+  /**
+   * Set by a switch's newest page: events past this seq (the switch answer's last seq) reached
+   * the view while its page loaded, so they are news, announced as live ones once the page is
+   * in (a turn that ended meanwhile). Undefined: the page holds nothing new to the person (Jump
+   * to latest, a search hit's page).
+   */
+  newsAfter: number | undefined;
 }
 
 export interface TranscriptState {
@@ -49,5 +56,6 @@ export const transcriptInitialState: TranscriptState = {
     hasNewer: false,
     loadingNewer: false,
     focus: undefined,
+    newsAfter: undefined,
   },
 };
