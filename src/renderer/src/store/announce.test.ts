@@ -3,17 +3,23 @@ import { ev, SID, SID2, view } from '../test-support/fake-api';
 import { answer, boundStore, ok, permission, question, showSession } from '../test-support/store-fixtures';
 import { announcementFor } from './announce';
 
+/** What the live regions would say from now on, each line marked `polite:` or `assertive:`. */
+function heard(store: ReturnType<typeof boundStore>['store']): string[] {
+  const said: string[] = [];
+  store.subscribe((next, prev) => {
+    const a = announcementFor(prev, next);
+    if (a?.polite) said.push(`polite: ${a.polite}`);
+    if (a?.assertive) said.push(`assertive: ${a.assertive}`);
+  });
+  return said;
+}
+
 describe('screen reader announcements', () => {
   it('announces a live permission request and a live error, not what a switch or a loaded page brings', async () => {
     const ctx = boundStore();
     const { fake, store } = ctx;
     await showSession(ctx);
-    const said: string[] = [];
-    store.subscribe((next, prev) => {
-      const a = announcementFor(prev, next);
-      if (a?.polite) said.push(`polite: ${a.polite}`);
-      if (a?.assertive) said.push(`assertive: ${a.assertive}`);
-    });
+    const said = heard(store);
     fake.emit('permission:requested', permission('r9', SID, 'Run tests'));
     fake.emit('session:event', ev(1, 'error', { code: 'agent_exited', message: 'Agent exited' }));
     expect(said).toEqual(['assertive: Permission requested: Run tests', 'polite: Error: Agent exited']);
@@ -29,12 +35,7 @@ describe('screen reader announcements', () => {
     const ctx = boundStore();
     const { fake, store } = ctx;
     await showSession(ctx);
-    const said: string[] = [];
-    store.subscribe((next, prev) => {
-      const a = announcementFor(prev, next);
-      if (a?.polite) said.push(`polite: ${a.polite}`);
-      if (a?.assertive) said.push(`assertive: ${a.assertive}`);
-    });
+    const said = heard(store);
     // Seqs 1–2 were stored before the switch answered (its last seq is 2); 3–5 while the page loaded.
     fake
       .handle('sessions:switch', () => ok(answer({ session: view({ id: SID2 }), lastSeq: 2, pendingPermissions: [permission('old', SID2)] })))
@@ -80,12 +81,7 @@ describe('screen reader announcements', () => {
     const ctx = boundStore();
     const { fake, store } = ctx;
     await showSession(ctx);
-    const said: string[] = [];
-    store.subscribe((next, prev) => {
-      const a = announcementFor(prev, next);
-      if (a?.polite) said.push(`polite: ${a.polite}`);
-      if (a?.assertive) said.push(`assertive: ${a.assertive}`);
-    });
+    const said = heard(store);
     fake.emit('question:asked', question('q1', SID2));
     fake.emit('question:asked', question('q2'));
     expect(said).toEqual(['assertive: Question from the agent: Who are you?']);

@@ -140,7 +140,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       return;
     }
     applySwitchAnswer(res.value, mark);
-    if (atSeq === undefined) await get().loadNewestPage(token, res.value.lastSeq, res.value.lastSeq);
+    if (atSeq === undefined) await get().loadNewestPage(token, res.value.lastSeq, { switched: true });
     else await get().loadAround(token, atSeq, res.value.lastSeq);
   };
 
@@ -341,7 +341,7 @@ export function createSessionsActions(set: SetState, get: GetState, deps: StoreD
       const [, , switched] = await Promise.all([get().loadHostInfo(), get().refreshSessions(), switching]);
       if (!switched || get().transcript.token !== token) return;
       if (get().transcript.loaded) await get().catchUp();
-      else await get().loadNewestPage(token, switched.lastSeq, switched.lastSeq);
+      else await get().loadNewestPage(token, switched.lastSeq, { switched: true });
     },
   };
 }

@@ -12,9 +12,10 @@ export interface TranscriptActions {
   failTranscript(token: number, error: WireError): void;
   /**
    * Newest page, merged with events pushed meanwhile; catches up if the host is further on.
-   * `newsAfter`: a switch's answer's last seq; what the page holds past it is announced as news.
+   * `switched`: the page of a switch, whose answer said `hostLastSeq`: what the page holds past
+   * it reached the view while it loaded, and is announced as news (`newsAfter`).
    */
-  loadNewestPage(token: number, hostLastSeq: number, newsAfter?: number): Promise<void>;
+  loadNewestPage(token: number, hostLastSeq: number, options?: { switched: boolean }): Promise<void>;
   loadOlder(): Promise<void>;
   /** A pushed `session:event`: append, ignore a duplicate, or catch up over a gap. */
   receiveEvent(event: SessionEventT): void;
@@ -124,7 +125,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
       patch(token, { error });
     },
 
-    async loadNewestPage(token, hostLastSeq, newsAfter) {
+    async loadNewestPage(token, hostLastSeq, options) {
       const sessionId = get().transcript.sessionId;
       if (!sessionId || get().transcript.token !== token) return;
       patch(token, { error: undefined });
@@ -140,7 +141,7 @@ export function createTranscriptActions(set: SetState, get: GetState, deps: Stor
       // Events pushed before this page answered overlap it or follow it; merge by seq.
       const { data, gap } = mergeEvents(emptyTranscriptData, [...res.value.events, ...t.buffer]);
       const hasOlder = res.value.hasMore && res.value.events.length > 0;
-      commit({ ...t, ...data, hasOlder, loaded: true, buffer: [], error: undefined, newsAfter });
+      commit({ ...t, ...data, hasOlder, loaded: true, buffer: [], error: undefined, newsAfter: options?.switched ? hostLastSeq : undefined });
       added(data.events);
       get().dropPrompts(accepted);
       if (gap || data.lastSeq < hostLastSeq) await get().catchUp();
