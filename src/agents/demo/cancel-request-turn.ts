@@ -29,24 +29,30 @@ export async function cancelRequest(ctx: TurnContext, arg: string): Promise<void
 
   const withdraw = new AbortController();
   const stopListening = onAbort(ctx.signal, () => withdraw.abort());
-  const timer = setTimeout(() => withdraw.abort(), ms);
+  // The agent changes its mind `ms` after it sent the request it withdraws (for a terminal, the
+  // wait: the terminal's creation is not counted).
+  let timer: NodeJS.Timeout | undefined;
+  const withdrawable = (): AbortSignal => {
+    timer = setTimeout(() => withdraw.abort(), ms);
+    return withdraw.signal;
+  };
   const toolCallId = `cancel-request-${randomUUID()}`;
   const toolCall = { toolCallId, title: 'A request the agent will withdraw', kind: 'other' as const, status: 'pending' as const };
   let terminalId: string | undefined;
   const request =
     asked === 'permission'
       ? ctx.send({ sessionUpdate: 'tool_call', ...toolCall }).then(() =>
-          ctx.client.request(acp.methods.client.session.requestPermission, { sessionId: ctx.sessionId, toolCall, options: PERMISSION_OPTIONS }, { cancellationSignal: withdraw.signal }),
+          ctx.client.request(acp.methods.client.session.requestPermission, { sessionId: ctx.sessionId, toolCall, options: PERMISSION_OPTIONS }, { cancellationSignal: withdrawable() }),
         )
       : asked === 'terminal'
         ? ctx.client.request(acp.methods.client.terminal.create, { sessionId: ctx.sessionId, ...shell('sleep 30'), cwd: ctx.cwd }).then((created) => {
             terminalId = created.terminalId;
-            return ctx.client.request(acp.methods.client.terminal.waitForExit, { sessionId: ctx.sessionId, terminalId }, { cancellationSignal: withdraw.signal });
+            return ctx.client.request(acp.methods.client.terminal.waitForExit, { sessionId: ctx.sessionId, terminalId }, { cancellationSignal: withdrawable() });
           })
         : ctx.client.request(
             acp.methods.client.elicitation.create,
             { sessionId: ctx.sessionId, mode: 'form', message: 'This question will be withdrawn.', requestedSchema: { type: 'object', properties: { answer: { type: 'string' } } } },
-            { cancellationSignal: withdraw.signal },
+            { cancellationSignal: withdrawable() },
           );
   let giveUp: NodeJS.Timeout | undefined;
   const noAnswer = new Promise<'no answer'>((resolve) => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import type { CreateElicitationRequest } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DemoAgentProcess } from '../test-support/demo-agent-process';
+import { DemoAgentProcess, untilWithdrawn } from '../test-support/demo-agent-process';
 import { DEFAULT_ELICIT_URL, DEMO_FORM, SECRET_FIELD } from './elicit-turn';
 
 let dataDir: string;
@@ -147,14 +147,8 @@ describe('/cancel-request', () => {
   it('withdraws a permission request with $/cancel_request and reports the -32800 answer', async () => {
     const { agent, sessionId } = await start({});
     let sawAbort = false;
-    agent.permissionHandler = (_params, signal) =>
-      new Promise((_, reject) => {
-        signal.addEventListener('abort', () => {
-          sawAbort = true;
-          // What the SDK's handler signal carries: RequestError -32800.
-          reject(signal.reason);
-        });
-      });
+    // What the SDK's handler signal carries: RequestError -32800.
+    agent.permissionHandler = (_params, signal) => untilWithdrawn(signal).finally(() => (sawAbort = true));
     expect((await agent.prompt(sessionId, '/cancel-request permission 10')).stopReason).toBe('end_turn');
     expect(sawAbort).toBe(true);
     expect(agent.permissionRequests).toHaveLength(1);
@@ -163,7 +157,7 @@ describe('/cancel-request', () => {
 
   it('withdraws a form question the same way, by default when the client takes them', async () => {
     const { agent, sessionId } = await start();
-    agent.elicitationHandler = (_params, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+    agent.elicitationHandler = (_params, signal) => untilWithdrawn(signal);
     await agent.prompt(sessionId, '/cancel-request 10');
     expect(agent.elicitations).toHaveLength(1);
     expect(said(agent, sessionId)).toMatch(/^Withdrew the elicit request with \$\/cancel_request; the client answered error -32800/);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DemoAgentProcess } from '../test-support/demo-agent-process';
+import { DemoAgentProcess, untilWithdrawn } from '../test-support/demo-agent-process';
 import { cancelledLine, parseSlow } from './slow-requests';
 
 let dataDir: string;
@@ -71,7 +71,8 @@ describe('--slow', () => {
 });
 
 describe('/cancel-request terminal', () => {
-  it('stops waiting for a terminal with $/cancel_request, reports the -32800 answer, and kills and releases it', async () => {
+  // 0 ms withdraws the wait as it is sent: the client sees the request already cancelled.
+  it.each([0, 20])('stops waiting for a terminal with $/cancel_request after %i ms, reports the -32800 answer, and kills and releases it', async (ms) => {
     const agent = start([]);
     await agent.initialize({ terminal: true });
     const sessionId = await agent.newSession('/tmp');
@@ -80,11 +81,11 @@ describe('/cancel-request terminal', () => {
       calls.push(method);
       if (method === 'terminal/create') return { terminalId: 't1' };
       if (method === 'terminal/wait_for_exit') {
-        await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error)));
+        await untilWithdrawn(signal);
       }
       return {};
     };
-    await agent.prompt(sessionId, '/cancel-request terminal 20');
+    await agent.prompt(sessionId, `/cancel-request terminal ${ms}`);
     expect(agent.textOf(sessionId, 'agent_message_chunk')).toMatch(/^Withdrew the terminal request with \$\/cancel_request; the client answered error -32800/);
     expect(calls).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release']);
   });

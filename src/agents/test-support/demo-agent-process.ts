@@ -7,6 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
+import { onAbort } from '../demo/abortable';
 import type {
   ClientCapabilities,
   CreateElicitationRequest,
@@ -32,6 +33,15 @@ export type PermissionHandler = (
   params: RequestPermissionRequest,
   signal: AbortSignal,
 ) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
+
+/**
+ * For a handler that answers only when the agent withdraws its request: rejects with the
+ * signal's reason (the SDK's -32800) once it aborts, at once if the withdrawal came before the
+ * handler ran (an agent that changes its mind quickly sends the request and its cancel together).
+ */
+export function untilWithdrawn(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => onAbort(signal, () => reject(signal.reason as Error)));
+}
 
 type Waiter = {
   match: (n: SessionNotification) => boolean;

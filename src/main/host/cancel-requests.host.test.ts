@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentDefinition } from '../brokers/agent-definition';
 import { cancelledLine, demoAgent, slowLine } from '../test-support/demo-agent';
-import { startHarness, type Harness } from '../test-support/host-harness';
+import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
 import type { HostOptions } from './session-host';
 import { FakeClock } from '../test-support/fake-clock';
 import { tempDir } from '../test-support/temp-dir';
@@ -155,6 +155,15 @@ describe('Switchboard cancels the requests it stops waiting for', () => {
 });
 
 describe('requests the agent withdraws', () => {
+  /** A new session on the demo agent, watched by one window, with `text` sent to it. */
+  async function promptedSession(text: string): Promise<{ w: TestWindow; id: string }> {
+    const { w } = await start({});
+    const { id } = await w.call('sessions:create', { cwd: h!.dataDir });
+    await w.call('sessions:switch', { sessionId: id });
+    await w.call('prompt:send', { sessionId: id, clientMessageId: randomUUID(), text });
+    return { w, id };
+  }
+
   it('a permission request: withdrawn from every window, answered -32800', async () => {
     const { w } = await start({});
     const other = h!.window('window 2');
@@ -172,11 +181,19 @@ describe('requests the agent withdraws', () => {
     expect(h!.host.gate.countFor(id)).toBe(0);
   });
 
+  it('a permission request withdrawn as it is sent: answered cancelled, nothing left waiting for a window', async () => {
+    const { w, id } = await promptedSession('/cancel-request permission 0');
+    await w.waitForText(id, 'Withdrew the permission request with $/cancel_request; the client answered {"outcome":{"outcome":"cancelled"}}');
+    await w.waitIdle(id);
+    expect(h!.host.gate.countFor(id)).toBe(0);
+    // Shown to the window or not (the cancel may come before the request is read), never left there.
+    const ids = (event: 'permission:requested' | 'permission:resolved'): string[] =>
+      w.events.filter((e) => e.event === event && (e.payload as { sessionId: string }).sessionId === id).map((e) => (e.payload as { requestId: string }).requestId);
+    expect(ids('permission:resolved').sort()).toEqual(ids('permission:requested').sort());
+  });
+
   it('a terminal/wait_for_exit: the host stops waiting and answers -32800; the command is killed after', async () => {
-    const { w } = await start({});
-    const { id } = await w.call('sessions:create', { cwd: h!.dataDir });
-    await w.call('sessions:switch', { sessionId: id });
-    await w.call('prompt:send', { sessionId: id, clientMessageId: randomUUID(), text: '/cancel-request terminal 300' });
+    const { w, id } = await promptedSession('/cancel-request terminal 300');
     await w.waitForText(id, 'Withdrew the terminal request with $/cancel_request; the client answered error -32800');
     await w.waitIdle(id);
     // Still running when the wait was withdrawn; the agent killed and released it after.
