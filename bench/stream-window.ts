@@ -26,7 +26,7 @@ import { MARKDOWN_END, markdownDocument } from '../src/agents/demo/markdown-doc'
 import { SENT_AT_META, type MarkdownProfile } from '../src/agents/demo/markdown-turn';
 import { startServe, tempDataDir } from '../e2e/support/serve';
 import { launchBrowser, newSession, openSession, openWindow, sendPrompt, turnOver } from './lib/browser';
-import { armProbe, blocking, END_ON_SCREEN, endPainted, longest, pageHeap, pageNow, probeTimes, proveLongTasks, tasksBetween, watchEnd, type LongTask } from './lib/page-probes';
+import { armProbe, blocking, END_ON_SCREEN, endPainted, longest, pageHeap, pageNow, probeTimes, proveLongTasks, tasksBetween, watchEnd, type LongTask, type ProbeTimes } from './lib/page-probes';
 
 export interface StreamSpec {
   profile: MarkdownProfile;
@@ -186,26 +186,47 @@ async function scrollToBottom(page: Page): Promise<{ frames: number; ms: number 
   )) as { frames: number; ms: number };
 }
 
-/** A Chrome trace of the page, started and stopped around one part of a run. */
-interface Tracing {
+/** A Chrome trace or a CPU profile of the page, started and stopped around one part of a run. */
+export interface Tracing {
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
-async function afterStream(page: Page, spec: StreamSpec, answerSession: string, otherSession: string, step: (m: string) => void, reopenProfile?: string, reopenTrace?: Tracing): Promise<AfterStream> {
-  step('reopen');
-  // Reopen: from another session, reload (nothing cached in the page), click the answer's session.
+/** A CPU profile of the page while traced, written to `file` when it stops. */
+const profiling = (page: Page, file: string): Tracing => {
+  let stop: (() => Promise<unknown>) | undefined;
+  return {
+    start: async () => {
+      stop = await startProfiler(page);
+    },
+    stop: async () => {
+      if (stop) writeFileSync(file, JSON.stringify(await stop()));
+    },
+  };
+};
+
+/**
+ * The finished answer reopened as the benchmark times it (`reopen_*_1m_ms`): from the other
+ * session, the window reloaded (nothing cached in the page), a click on the answer's session →
+ * its last line painted. `around` are started just before the click and stopped after the paint.
+ */
+export async function timeReopen(page: Page, answerSession: string, otherSession: string, around: readonly Tracing[] = []): Promise<ProbeTimes> {
   await openSession(page, otherSession);
   await page.reload();
   const entry = page.locator(`nav[aria-label="Sessions"] [data-session-id="${answerSession}"]`);
   await entry.waitFor();
   await armProbe(page, 'click', MARKDOWN_END);
-  const stopProfiler = reopenProfile ? await startProfiler(page) : undefined;
-  await reopenTrace?.start();
+  for (const t of around) await t.start();
   await entry.click();
-  const { paintedMs: reopenMs, nextFrameMs: reopenNextFrameMs } = await probeTimes(page);
-  await reopenTrace?.stop();
-  if (stopProfiler && reopenProfile) writeFileSync(reopenProfile, JSON.stringify(await stopProfiler()));
+  const times = await probeTimes(page);
+  for (const t of [...around].reverse()) await t.stop();
+  return times;
+}
+
+async function afterStream(page: Page, spec: StreamSpec, answerSession: string, otherSession: string, step: (m: string) => void, reopenProfile?: string, reopenTrace?: Tracing): Promise<AfterStream> {
+  step('reopen');
+  const around = [...(reopenProfile ? [profiling(page, reopenProfile)] : []), ...(reopenTrace ? [reopenTrace] : [])];
+  const { paintedMs: reopenMs, nextFrameMs: reopenNextFrameMs } = await timeReopen(page, answerSession, otherSession, around);
   await page.locator(`nav[aria-label="Sessions"] [aria-current="page"][data-session-id="${answerSession}"]`).waitFor();
 
   await proveLongTasks(page);

@@ -2,9 +2,10 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { markdownChunks, markdownDocument, seededRandom } from '../../../../agents/demo/markdown-doc';
 import { MarkdownBlockSplitter, type BlockSplit } from '../../lib/markdown-blocks';
+import { estimateHeight } from '../../lib/markdown-segments';
 import { TextPieces } from '../../lib/text-pieces';
 import { splitMarkdown, WholeMarkdown, withoutSegments } from '../../test-support/markdown';
-import { blockChildren, eagerCounts, Markdown, newSplitState, splitOf } from './markdown';
+import { blockChildren, eagerCounts, grewWhileMounted, Markdown, newSplitState, segmentHeight, splitOf } from './markdown';
 import { TRICKY_DOCS } from './markdown-docs.test-data';
 
 const whole = (text: string) => renderToStaticMarkup(<WholeMarkdown text={text} />);
@@ -271,12 +272,37 @@ describe('a long message in pages of segments', () => {
     expect(blocks(splitOf(state, text, pieces))).toBe(whole(doc));
   });
 
-  it('counts the newest segments back across pages', () => {
-    const page = (n: number) => ({ key: `k${n}`, segments: Array.from({ length: n }, (_, i) => ({ key: `${n}-${i}`, blocks: [], chars: 0, done: true })), done: true });
-    expect(eagerCounts([page(8), page(1)], 2)).toEqual([1, 1]);
-    expect(eagerCounts([page(8), page(5)], 2)).toEqual([0, 2]);
-    expect(eagerCounts([page(8), page(1), page(1)], 3)).toEqual([1, 1, 1]);
-    expect(eagerCounts([page(1)], 2)).toEqual([1]);
-    expect(eagerCounts([], 2)).toEqual([]);
+  it('renders at once the newest segments that cover the window, counted back across pages, and at least so many', () => {
+    // Each segment of page(n, px) is px tall.
+    const page = (n: number, px = 100) => ({ key: `k${n}`, segments: Array.from({ length: n }, (_, i) => ({ key: `${n}-${i}`, blocks: [], chars: px, done: true })), done: true });
+    const height = (segment: { chars: number }) => segment.chars;
+    expect(eagerCounts([page(8), page(1)], height, 200, 1)).toEqual([1, 1]);
+    expect(eagerCounts([page(8), page(5)], height, 200, 1)).toEqual([0, 2]);
+    expect(eagerCounts([page(8), page(5)], height, 201, 1)).toEqual([0, 3]);
+    expect(eagerCounts([page(8), page(1), page(1)], height, 300, 1)).toEqual([1, 1, 1]);
+    // One tall segment covers the window alone; one is rendered however little it covers.
+    expect(eagerCounts([page(8), page(2, 1_000)], height, 900, 1)).toEqual([0, 1]);
+    expect(eagerCounts([page(3)], height, 0, 1)).toEqual([1]);
+    expect(eagerCounts([page(1)], height, 5_000, 1)).toEqual([1]);
+    expect(eagerCounts([], height, 900, 1)).toEqual([]);
+    // A growing message keeps the segment before the open one, covered or not.
+    expect(eagerCounts([page(8), page(2, 1_000)], height, 900, 2)).toEqual([0, 2]);
+    expect(eagerCounts([page(8), page(1, 1_000)], height, 900, 2)).toEqual([1, 1]);
+    expect(eagerCounts([page(8), page(3)], height, 250, 2)).toEqual([0, 3]);
+  });
+
+  it('tells a message that grows while shown (it streams) from one shown whole', () => {
+    const state = newSplitState();
+    expect(grewWhileMounted(state, 5_000)).toBe(false);
+    expect(grewWhileMounted(state, 5_000)).toBe(false);
+    expect(grewWhileMounted(state, 5_040)).toBe(true);
+    // Once growing, for good: older text loaded in front or a shorter render does not undo it.
+    expect(grewWhileMounted(state, 100)).toBe(true);
+  });
+
+  it("takes a segment's measured height over its estimate", () => {
+    const segment = { key: 's', blocks: ['# A heading', 'A paragraph.'], chars: 23, done: true };
+    expect(segmentHeight(segment, new Map())).toBe(estimateHeight(segment.blocks));
+    expect(segmentHeight(segment, new Map([['s', 640]]))).toBe(640);
   });
 });

@@ -118,9 +118,18 @@ export function blockChildren({ finished, open }: BlockSplit): ReactNode[] {
 
 /**
  * The newest segments are always rendered, near the view or not: a streaming message's end is
- * where the reader follows it, and a reopened message paints its end in the first frame.
+ * where the reader follows it, and a reopened message paints its end in the first frame. As
+ * many as cover the window's height (by their measured heights, or estimated): the screen is
+ * full in that first frame, and nothing above it is parsed or laid out before it paints; the
+ * others come as they near the view, one a task (useNearView). A reopened 1 MB answer rendered
+ * the newest two, where one covers the window: twice the Markdown parsed and laid out before its
+ * first paint (issue 21, reopen_mixed_1m_ms, 147 → 102 ms). While the message grows, the one
+ * before the open segment stays among them too, however tall the open one is: the reader's eye
+ * was there a moment ago, and it does not leave for a box and come back while the answer streams.
  */
-const EAGER_SEGMENTS = 2;
+const eagerPx = (): number => (typeof window === 'undefined' ? 0 : window.innerHeight);
+const EAGER_SHOWN = 1;
+const EAGER_GROWING = 2;
 
 /**
  * Segments that came near the view (or left it) change one per task: scrolling fast brings
@@ -169,7 +178,7 @@ type Heights = Map<string, number>;
 const SegmentView = memo(function SegmentView({ segment, eager, heights }: { segment: Segment; eager: boolean; heights: Heights }) {
   const ref = useRef<HTMLDivElement>(null);
   const shownRef = useRef(false);
-  const blocksRef = useRef(segment.blocks);
+  const segmentRef = useRef(segment);
   const key = segment.key;
   const near = useNearView(
     ref,
@@ -177,7 +186,7 @@ const SegmentView = memo(function SegmentView({ segment, eager, heights }: { seg
       (px: number, target: globalThis.Element) => {
         // An empty box is as tall as we made it; 0 is a segment not laid out (a closed thought).
         if (!shownRef.current || px === 0) return;
-        const before = heights.get(key) ?? estimateHeight(blocksRef.current);
+        const before = segmentHeight(segmentRef.current, heights);
         heights.set(key, px);
         const delta = px - before;
         if (delta !== 0) keepViewInPlace(target, delta);
@@ -188,9 +197,9 @@ const SegmentView = memo(function SegmentView({ segment, eager, heights }: { seg
   const shown = eager || near;
   useLayoutEffect(() => {
     shownRef.current = shown;
-    blocksRef.current = segment.blocks;
+    segmentRef.current = segment;
   });
-  if (!shown) return <div ref={ref} className="markdown-segment" data-segment="" style={{ height: heights.get(key) ?? estimateHeight(segment.blocks) }} />;
+  if (!shown) return <div ref={ref} className="markdown-segment" data-segment="" style={{ height: segmentHeight(segment, heights) }} />;
   const children: ReactNode[] = [];
   segment.blocks.forEach((block, i) => {
     if (i > 0) children.push('\n');
@@ -203,17 +212,36 @@ const SegmentView = memo(function SegmentView({ segment, eager, heights }: { seg
   );
 });
 
+/** Estimated heights of finished segments (their blocks never change), computed once each. */
+const estimates = new WeakMap<Segment, number>();
+
+/** A segment's height: as measured when last shown, else as estimated. */
+export function segmentHeight(segment: Segment, heights: Heights): number {
+  const measured = heights.get(segment.key);
+  if (measured !== undefined) return measured;
+  if (!segment.done) return estimateHeight(segment.blocks);
+  let px = estimates.get(segment);
+  if (px === undefined) estimates.set(segment, (px = estimateHeight(segment.blocks)));
+  return px;
+}
+
 /**
- * How many of each page's last segments are among the message's `newest` segments (always
- * rendered): counted back from the last page, so a last page shorter than that leaves the rest
- * to the page before it.
+ * How many of each page's last segments are among the message's newest (always rendered): the
+ * fewest, counted back from the last page across pages, whose heights reach `coverPx`, and at
+ * least `least`.
  */
-export function eagerCounts(pages: readonly SegmentPage[], newest: number): number[] {
+export function eagerCounts(pages: readonly SegmentPage[], heightOf: (segment: Segment) => number, coverPx: number, least: number): number[] {
   const counts = pages.map(() => 0);
-  let left = newest;
-  for (let i = pages.length - 1; i >= 0 && left > 0; i--) {
-    counts[i] = Math.min(left, pages[i]!.segments.length);
-    left -= counts[i]!;
+  let covered = 0;
+  let taken = 0;
+  for (let i = pages.length - 1; i >= 0; i--) {
+    const segments = pages[i]!.segments;
+    for (let j = segments.length - 1; j >= 0; j--) {
+      if (taken >= least && covered >= coverPx) return counts;
+      counts[i]!++;
+      taken++;
+      covered += heightOf(segments[j]!);
+    }
   }
   return counts;
 }
@@ -221,7 +249,7 @@ export function eagerCounts(pages: readonly SegmentPage[], newest: number): numb
 /** A page far from the view: as tall as its segments were when last shown, or as estimated. */
 function pageHeight(page: SegmentPage, heights: Heights): number {
   let px = 0;
-  for (const segment of page.segments) px += heights.get(segment.key) ?? estimateHeight(segment.blocks);
+  for (const segment of page.segments) px += segmentHeight(segment, heights);
   return px;
 }
 
@@ -279,9 +307,19 @@ export interface SplitState {
   segmenter: BlockSegmenter;
   pager: SegmentPager;
   heights: Heights;
+  /** The text's length when last rendered, and whether it has grown while mounted (it streams). */
+  length: number;
+  grew: boolean;
 }
 
-export const newSplitState = (): SplitState => ({ splitter: new MarkdownBlockSplitter(), fed: undefined, segmenter: new BlockSegmenter(), pager: new SegmentPager(), heights: new Map() });
+export const newSplitState = (): SplitState => ({ splitter: new MarkdownBlockSplitter(), fed: undefined, segmenter: new BlockSegmenter(), pager: new SegmentPager(), heights: new Map(), length: -1, grew: false });
+
+/** Whether the message's text has grown since it was first rendered here (it streams); `length` is its length now. */
+export function grewWhileMounted(state: SplitState, length: number): boolean {
+  if (state.length >= 0 && length > state.length) state.grew = true;
+  state.length = length;
+  return state.grew;
+}
 
 /**
  * The blocks of `text`. Where it is the same message grown by a few pieces, the splitter is fed
@@ -309,10 +347,11 @@ export function splitOf(state: SplitState, text: string, pieces: TextPieces | un
 export const Markdown = memo(function Markdown({ text, pieces }: { text: string; pieces?: TextPieces | undefined }) {
   // Per mounted message: the splitter and the segmenter resume where they left off as the text grows.
   const [state] = useState(newSplitState);
+  const grew = grewWhileMounted(state, text.length);
   const split = splitOf(state, text, pieces);
   const pages = state.pager.update(state.segmenter.update(split.finished));
   const children: ReactNode[] = [];
-  const eager = eagerCounts(pages, EAGER_SEGMENTS);
+  const eager = eagerCounts(pages, (segment) => segmentHeight(segment, state.heights), eagerPx(), grew ? EAGER_GROWING : EAGER_SHOWN);
   pages.forEach((page, i) => {
     if (i > 0) children.push('\n');
     children.push(<PageView key={`p${page.key}`} page={page} eager={eager[i]!} heights={state.heights} />);
