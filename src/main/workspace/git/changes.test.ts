@@ -1,6 +1,6 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AWKWARD_NAMES, gitSandbox, snapshotCheckout, type GitSandbox } from '../../test-support/git-repos';
 import { fileDiff, listChanges, type ChangedFile } from './changes';
 import { Git } from './git';
@@ -85,11 +85,14 @@ describe('listChanges', () => {
     expect(snapshotCheckout(sb, wt)).toEqual(before);
   });
 
-  it('refuses a base that git would read as an option', async () => {
+  it('refuses a base that git would read as an option, before running git at all', async () => {
     const out = join(sb.root, 'written-by-git.txt');
+    // A call started before the refusal would be left running, its failure unheard.
+    const runs = vi.spyOn(git, 'run');
     await expect(listChanges(git, { dir: wt, base: `--output=${out}` })).rejects.toMatchObject({ code: 'invalid_argument' });
     await expect(fileDiff(git, { dir: wt, base: `--output=${out}`, file: { path: 'a.txt', untracked: false } })).rejects.toMatchObject({ code: 'invalid_argument' });
     expect(existsSync(out)).toBe(false);
+    expect(runs).not.toHaveBeenCalled();
   });
 
   it('is empty for an untouched worktree', async () => {

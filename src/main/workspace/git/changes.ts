@@ -58,9 +58,11 @@ const DIFF_FLAGS = ['--no-ext-diff', '--no-textconv', '--no-color', '--no-relati
  */
 export async function listChanges(git: Git, o: ChangesOptions): Promise<ChangesList> {
   const maxFiles = o.maxFiles ?? 2000;
+  // Refused before any call starts: a call left running after a throw would fail unheard.
+  const baseRev = rev(o.base, 'base commit');
   const [top, tracked, others] = await Promise.all([
     git.run(['rev-parse', '--show-toplevel'], { cwd: o.dir }).then((r) => r.stdout.replace(/\n$/, '')),
-    git.run(['diff', rev(o.base, 'base commit'), '--raw', '--numstat', '-z', '-M', ...DIFF_FLAGS, '--'], { cwd: o.dir }).then((r) => parseRawNumstat(r.stdout)),
+    git.run(['diff', baseRev, '--raw', '--numstat', '-z', '-M', ...DIFF_FLAGS, '--'], { cwd: o.dir }).then((r) => parseRawNumstat(r.stdout)),
     git.run(['ls-files', '--others', '--exclude-standard', '-z', '--full-name'], { cwd: o.dir }).then((r) => splitNul(r.stdout)),
   ]);
   // A nested repository is listed as its folder (`sub/`): it is one untracked entry, not diffed.
