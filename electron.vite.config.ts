@@ -35,8 +35,8 @@ function preloadImportGuard(): Plugin {
 export default defineConfig({
   main: {
     build: {
-      // cli.js, demo-agent.js, watchdog.js and db-worker.js also run under plain Node 20
-      // (`serve`, agent processes, the host's watchdog, its database worker).
+      // cli.js, demo-agent.js, watchdog.js, db-worker.js and git-runner.js also run under plain
+      // Node 20 (`serve`, agent processes, the host's watchdog, database worker and git runner).
       target: 'node20.19',
       // package.json `dependencies` (better-sqlite3, ws, the ACP SDK) stay in node_modules; zod
       // is bundled: read from node_modules it is ~100 small modules, each resolved, read and
@@ -53,6 +53,8 @@ export default defineConfig({
           watchdog: src('main/brokers/watchdog/main.ts'),
           // A worker thread for long database work (backup checks, the storage report).
           'db-worker': src('main/datadir/db-worker.ts'),
+          // The small helper process that starts git's processes for the host (ADR 0033).
+          'git-runner': src('main/workspace/git/git-runner.mjs'),
         },
         output: {
           format: 'es',

@@ -14,6 +14,9 @@
  *                                        REPS times in a row (default 1), and the CPU each process
  *                                        used; --agents profiles the agent processes too
  *   backfill                             the host while it indexes the backfill archive
+ *   git                                  the host while a worktree session of a 10,000-file
+ *                                        repository takes checkpointed turns, is reviewed,
+ *                                        committed, merged and restored (host_loop_*_git)
  *   open                                 the page loading on the 10,000-session archive
  *   first-text [DATA_DIR]                the page, Enter → first text, 9 new sessions in a row (on
  *                                        DATA_DIR as it is, if given)
@@ -39,6 +42,8 @@ import { stalls, summarise, type CpuProfile, type Window } from './lib/cpu-profi
 import { traceLines } from './lib/trace';
 import { liveSession, promptTurn } from './lib/host';
 import { armProbe, probeMs } from './lib/page-probes';
+import { gitFixture } from './lib/git-fixture';
+import { gitWork, worktreeSession } from './metrics/host-loop';
 import { startProbedServe } from './lib/probed-serve';
 import { BenchClient } from './lib/ws-client';
 import { startServe, tempDataDir } from '../e2e/support/serve';
@@ -128,12 +133,12 @@ async function cpuDuring<T>(hostPid: number, work: () => Promise<T>): Promise<T>
 /** The clock of V8's CPU profiles and of bench/lib/gap-probe.mjs (CLOCK_MONOTONIC, µs), shared by every process. */
 const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
-async function profileHost(dataDir: string, work: (client: BenchClient, measure: <T>(fn: () => Promise<T>) => Promise<T>) => Promise<string>): Promise<void> {
+async function profileHost(dataDir: string, work: (client: BenchClient, measure: <T>(fn: () => Promise<T>) => Promise<T>) => Promise<string>, env: NodeJS.ProcessEnv = {}): Promise<void> {
   const profDir = join(out, `host-${Date.now()}`);
   const gapFile = join(out, `gaps-${Date.now()}.json`);
   const measured = { start: 0, end: Number.POSITIVE_INFINITY };
   const gapProbe = pathToFileURL(join(import.meta.dirname, 'lib/gap-probe.mjs')).href;
-  const serve = await startProbedServe(dataDir, [], ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=250', '--import', gapProbe], { SWITCHBOARD_GAP_FILE: gapFile });
+  const serve = await startProbedServe(dataDir, [], ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=250', '--import', gapProbe], { ...env, SWITCHBOARD_GAP_FILE: gapFile });
   const client = await BenchClient.connect(serve.url);
   try {
     await serve.loop.reset();
@@ -228,6 +233,24 @@ switch (scenario) {
       });
     } finally {
       copy.cleanup();
+    }
+    break;
+  }
+  case 'git': {
+    const fx = gitFixture(10_000, (m) => console.error(m));
+    const dir = tempDataDir();
+    try {
+      await profileHost(
+        dir.path,
+        async (client, measure) => {
+          const session = await worktreeSession(client, fx);
+          return (await measure(() => gitWork(client, fx, session, 6))).detail;
+        },
+        fx.env,
+      );
+    } finally {
+      dir.cleanup();
+      fx.reset();
     }
     break;
   }

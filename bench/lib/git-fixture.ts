@@ -5,7 +5,7 @@
  * git runs with no global or system config, so the person's settings do not move the figures.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,8 +19,15 @@ export interface GitFixture {
   path(i: number): string;
   env: NodeJS.ProcessEnv;
   sh(cwd: string, ...args: string[]): string;
-  /** Back to the commit: no changed, new or deleted files, no checkpoint refs, no extra worktrees or branches. */
+  /** Back to the commit: no changed, new or deleted files, no checkpoint refs, no extra worktrees or branches, no merges. */
   reset(): void;
+}
+
+/** 80 files edited (spread over the tree) and 20 new ones, different each round. */
+export function change100(fx: GitFixture, dir: string, round: number): void {
+  for (let k = 0; k < 80; k++) appendFileSync(join(dir, fx.path((k * 997) % fx.files)), `// round ${round}\n`);
+  mkdirSync(join(dir, 'new'), { recursive: true });
+  for (let k = 0; k < 20; k++) writeFileSync(join(dir, 'new', `r${round}-${k}.ts`), `export const round = ${round};\n`.repeat(10));
 }
 
 export function benchGitEnv(): NodeJS.ProcessEnv {
@@ -52,13 +59,16 @@ export function gitFixture(files: number, progress: (m: string) => void): GitFix
     sh(repo, 'commit', '-q', '-m', 'bench fixture');
     writeFileSync(ready, '');
   }
+  // The fixture's one commit: a benchmark that merged into `main` moved it on.
+  const fixtureCommit = sh(repo, 'rev-list', '--max-parents=0', 'main').trim().split('\n').at(-1)!;
   const reset = (): void => {
     for (const line of sh(repo, 'worktree', 'list', '--porcelain').split('\n')) {
       const path = line.startsWith('worktree ') ? line.slice('worktree '.length) : undefined;
       if (path && path !== repo) sh(repo, 'worktree', 'remove', '--force', '--force', path);
     }
     sh(repo, 'worktree', 'prune');
-    sh(repo, 'reset', '-q', '--hard');
+    sh(repo, 'checkout', '-q', 'main');
+    sh(repo, 'reset', '-q', '--hard', fixtureCommit);
     sh(repo, 'clean', '-fdq');
     for (const ref of sh(repo, 'for-each-ref', '--format=%(refname)').split('\n')) {
       if (ref.startsWith('refs/switchboard/') || (ref.startsWith('refs/heads/') && ref !== 'refs/heads/main')) sh(repo, 'update-ref', '-d', ref);

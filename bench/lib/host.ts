@@ -22,13 +22,14 @@ export interface BenchHost {
 
 /**
  * Starts `serve` on `dataDir` (a new temp dir if omitted) and connects one client. With
- * `loopProbe`, the host runs with bench/lib/loop-probe.mjs preloaded (proved before use).
+ * `loopProbe`, the host runs with bench/lib/loop-probe.mjs preloaded (proved before use);
+ * `env` is added to the host's environment (git's config for the git fixtures).
  */
-export async function startHost(extraArgs: string[] = [], dataDir?: string, options: { loopProbe?: boolean } = {}): Promise<BenchHost> {
+export async function startHost(extraArgs: string[] = [], dataDir?: string, options: { loopProbe?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<BenchHost> {
   const dir = dataDir ? undefined : tempDataDir();
   const path = dataDir ?? dir!.path;
-  const probed = options.loopProbe ? await startProbedServe(path, extraArgs) : undefined;
-  const serve = probed ?? (await startServe(path, extraArgs));
+  const probed = options.loopProbe ? await startProbedServe(path, extraArgs, [], options.env) : undefined;
+  const serve = probed ?? (await startServe(path, extraArgs, options.env));
   if (probed) await probed.loop.prove();
   const client = await BenchClient.connect(serve.url);
   return {

@@ -13,20 +13,13 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from '
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Git, claimWorktree, createCheckpoint, createWorktree, listChanges, prepareWorktree } from '../../src/main/workspace/git';
-import { FIXTURE_ROOT, gitFixture, type GitFixture } from '../lib/git-fixture';
+import { FIXTURE_ROOT, change100, gitFixture } from '../lib/git-fixture';
 import { fmt, medianOf, timed } from '../lib/stats';
 import { isMetricError, type BenchContext, type BenchGroup, type Metric } from '../lib/types';
 
 const CHECKPOINT = 'checkpoint_ms_10k';
 const CHANGES = 'changes_list_ms_100k';
 const WORKTREE = 'worktree_add_ms_10k';
-
-/** 80 files edited (spread over the tree) and 20 new ones, different each round. */
-function change100(fx: GitFixture, dir: string, round: number): void {
-  for (let k = 0; k < 80; k++) appendFileSync(join(dir, fx.path((k * 997) % fx.files)), `// round ${round}\n`);
-  mkdirSync(join(dir, 'new'), { recursive: true });
-  for (let k = 0; k < 20; k++) writeFileSync(join(dir, 'new', `r${round}-${k}.ts`), `export const round = ${round};\n`.repeat(10));
-}
 
 async function checkpointFigures(ctx: BenchContext, files: number): Promise<Metric> {
   const fx = gitFixture(files, ctx.progress);

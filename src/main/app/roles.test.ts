@@ -37,8 +37,9 @@ describe('roleOf: the role a process of the app was started in', () => {
     expect(roleScriptsIn('/opt/S/resources/app.asar/out/main')).toEqual({
       watchdog: '/opt/S/resources/app.asar/out/main/watchdog.js',
       'demo-agent': '/opt/S/resources/app.asar/out/main/demo-agent.js',
+      'git-runner': '/opt/S/resources/app.asar/out/main/git-runner.js',
     });
-    expect(ROLE_SCRIPTS).toEqual({ watchdog: 'watchdog.js', 'demo-agent': 'demo-agent.js' });
+    expect(ROLE_SCRIPTS).toEqual({ watchdog: 'watchdog.js', 'demo-agent': 'demo-agent.js', 'git-runner': 'git-runner.js' });
   });
 });
 
@@ -52,6 +53,7 @@ function startInRole(args: string[]) {
   const scripts = {
     watchdog: resolve(import.meta.dirname, '../brokers/watchdog/main.ts'),
     'demo-agent': resolve(import.meta.dirname, '../../agents/demo/demo-agent.ts'),
+    'git-runner': resolve(import.meta.dirname, '../workspace/git/git-runner.mjs'),
   };
   const entry = `import { roleOf, runRole } from ${JSON.stringify(roles)}; await runRole(roleOf(process.argv), ${JSON.stringify(scripts)});`;
   // `--`: the rest is the helper's command line (argv after the binary, as the packaged app has it).
@@ -74,6 +76,18 @@ describe('a helper started in its role', () => {
     expect(answer.result?.protocolVersion).toBe(1);
     agent.child.stdin.end();
     expect(await agent.exited).toBe(0);
+  });
+
+  it('git-runner: runs a request line and answers it on one line, and exits when its stdin closes', async () => {
+    const runner = startInRole([`${ROLE_FLAG}=git-runner`]);
+    runner.child.stdin.write(`${JSON.stringify({ id: 7, file: 'git', args: ['--version'], cwd: process.cwd(), env: process.env, timeoutMs: 10_000, maxBytes: 1 << 20 })}\n`);
+    await waitUntil(() => runner.out().includes('\n'), 'the answer', 20_000);
+    const answer = JSON.parse(runner.out().split('\n')[0]!) as { id: number; stdout: string; error?: unknown };
+    expect(answer.id).toBe(7);
+    expect(answer.error).toBeUndefined();
+    expect(Buffer.from(answer.stdout, 'base64').toString()).toMatch(/^git version \d+\.\d+/);
+    runner.child.stdin.end();
+    expect(await runner.exited).toBe(0);
   });
 
   it('watchdog: kills the agents it was told of once the host\'s end of its pipe closes', async () => {

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { OWN_ROLES, ROLE_FLAG, type OwnRole } from '../util/own-process';
 
 /** Each role's script, built beside the app's entry (electron.vite.config.ts). */
-export const ROLE_SCRIPTS: Readonly<Record<OwnRole, string>> = { watchdog: 'watchdog.js', 'demo-agent': 'demo-agent.js' };
+export const ROLE_SCRIPTS: Readonly<Record<OwnRole, string>> = { watchdog: 'watchdog.js', 'demo-agent': 'demo-agent.js', 'git-runner': 'git-runner.js' };
 
 export interface RoleRun {
   role: OwnRole;

@@ -15,7 +15,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../util/log';
 import { agentReadBudget, type TurnBudget } from '../util/turn-budget';
-import { NdJsonSplitter } from './ndjson-splitter';
+import { NdJsonSplitter } from '../util/ndjson-splitter';
 import { textChunkLine } from './text-chunk-line';
 import { sessionUpdateValidator, type SessionNotificationSchema } from './session-update-schema';
 import { acpSdk } from '../util/acp-sdk';

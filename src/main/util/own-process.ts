@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 
 /**
- * The app's own helper processes (the host's watchdog, the built-in demo agent) and how one is
+ * The app's own helper processes (the host's watchdog, the built-in demo agent, the runner of
+ * git's processes) and how one is
  * started. Under Node (`serve`, tests) the helper's script runs with Node. Under Electron the
  * child is the app's own binary in a role: the packaged app's RunAsNode fuse is off
  * (electron-builder.config.mjs), so `ELECTRON_RUN_AS_NODE` no longer turns that binary into
@@ -10,7 +11,7 @@ import { resolve } from 'node:path';
  */
 export const ROLE_FLAG = '--switchboard-role';
 
-export const OWN_ROLES = ['watchdog', 'demo-agent'] as const;
+export const OWN_ROLES = ['watchdog', 'demo-agent', 'git-runner'] as const;
 export type OwnRole = (typeof OWN_ROLES)[number];
 
 /** What of this process decides how a helper is started (tests pass their own). */

@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { silentLogger, type Logger } from '../../util/log';
 import { GitError } from './git-error';
+import { execInRunner } from './git-exec';
 
 /**
  * The oldest git this layer runs: `rev-parse --path-format=absolute` arrived in 2.31.0 (the
@@ -61,7 +61,7 @@ const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const REDIRECTING = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_PREFIX', 'GIT_LITERAL_PATHSPECS', 'GIT_GLOB_PATHSPECS', 'GIT_NOGLOB_PATHSPECS', 'GIT_ICASE_PATHSPECS'];
 
 /**
- * The one way this app runs git: `execFile` (never a shell), no terminal prompt, C locale (git's
+ * The one way this app runs git: `execFile` (never a shell) in a helper process, no terminal prompt, C locale (git's
  * messages are parsed only for a few fixed phrases and shown verbatim), no optional locks (a
  * status or diff never takes `index.lock` from under an agent's own git), a timeout and an output
  * cap per call, stdin always closed. The version is checked once, on the first call.
@@ -117,49 +117,40 @@ export class Git {
     return this.exec(args, options);
   }
 
-  private exec(args: readonly string[], o: GitRunOptions): Promise<GitResult> {
+  private async exec(args: readonly string[], o: GitRunOptions): Promise<GitResult> {
     const argv = ['-c', 'core.quotepath=off', ...args];
     const maxBytes = o.maxBytes ?? this.maxBytes;
+    const timeoutMs = o.timeoutMs ?? this.timeoutMs;
     const started = performance.now();
-    return new Promise<GitResult>((resolve, reject) => {
-      const child = execFile(
-        'git',
-        argv,
-        {
-          cwd: o.cwd,
-          env: o.env ? { ...this.env, ...o.env } : this.env,
-          timeout: o.timeoutMs ?? this.timeoutMs,
-          maxBuffer: maxBytes,
-          encoding: 'buffer',
-          windowsHide: true,
-        },
-        (err, stdoutBuf, stderrBuf) => {
-          const stdout = stdoutBuf.toString('utf8');
-          const stderr = stderrBuf.toString('utf8').trim();
-          this.log.debug('git', { args: argv, cwd: o.cwd, ms: Math.round(performance.now() - started), exit: err ? (err.code ?? err.signal) : 0 });
-          if (!err) return resolve({ stdout, stderr, exitCode: 0, truncated: false });
-          const e = err as NodeJS.ErrnoException & { code?: string | number; killed?: boolean; signal?: string | null };
-          if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
-            if (o.overflow === 'truncate') return resolve({ stdout, stderr, exitCode: 0, truncated: true });
-            return reject(new GitError('output_too_large', `git ${args[0]} printed more than ${maxBytes} bytes; Switchboard stopped it.`, { args }));
-          }
-          if (e.code === 'ENOENT' && typeof e.syscall === 'string' && e.syscall.startsWith('spawn')) {
-            // Node says ENOENT both for a missing program and for a missing working folder.
-            if (!existsSync(o.cwd)) return reject(new GitError('not_found', `The folder ${o.cwd} does not exist.`, { args }));
-            return reject(new GitError('git_missing', 'git is not installed, or not on the PATH. Install git and try again.', { args }));
-          }
-          if (e.killed || (e.signal && typeof e.code !== 'number')) {
-            return reject(new GitError('timeout', `git ${args[0]} did not finish within ${Math.round((o.timeoutMs ?? this.timeoutMs) / 1000)} s and was stopped.`, { args, stderr }));
-          }
-          const exitCode = typeof e.code === 'number' ? e.code : -1;
-          if (o.okExitCodes?.includes(exitCode)) return resolve({ stdout, stderr, exitCode, truncated: false });
-          reject(failure(args, exitCode, stderr, stdout));
-        },
-      );
-      // git may exit before reading all of stdin (a refused call): that EPIPE is its answer, not ours to throw.
-      child.stdin?.on('error', (err) => this.log.debug('git stdin closed early', { args: argv, error: String(err) }));
-      child.stdin?.end(o.stdin);
-    });
+    let reply;
+    try {
+      // Started by the helper process: a process started by the host blocks it (git-exec.ts).
+      reply = await execInRunner({ file: 'git', args: argv, cwd: o.cwd, env: o.env ? { ...this.env, ...o.env } : this.env, timeoutMs, maxBytes, ...(o.stdin !== undefined ? { stdin: o.stdin } : {}) });
+    } catch (err) {
+      throw new GitError('failed', `git ${args[0]} could not be run: ${err instanceof Error ? err.message : String(err)}`, { args });
+    }
+    const { error: e, stdinError } = reply;
+    const stdout = reply.stdout.toString('utf8');
+    const stderr = reply.stderr.toString('utf8').trim();
+    // git may exit before reading all of stdin (a refused call): that EPIPE is its answer, not ours to throw.
+    if (stdinError) this.log.debug('git stdin closed early', { args: argv, error: stdinError });
+    this.log.debug('git', { args: argv, cwd: o.cwd, ms: Math.round(performance.now() - started), exit: e ? (e.code ?? e.signal) : 0 });
+    if (!e) return { stdout, stderr, exitCode: 0, truncated: false };
+    if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+      if (o.overflow === 'truncate') return { stdout, stderr, exitCode: 0, truncated: true };
+      throw new GitError('output_too_large', `git ${args[0]} printed more than ${maxBytes} bytes; Switchboard stopped it.`, { args });
+    }
+    if (e.code === 'ENOENT' && typeof e.syscall === 'string' && e.syscall.startsWith('spawn')) {
+      // Node says ENOENT both for a missing program and for a missing working folder.
+      if (!existsSync(o.cwd)) throw new GitError('not_found', `The folder ${o.cwd} does not exist.`, { args });
+      throw new GitError('git_missing', 'git is not installed, or not on the PATH. Install git and try again.', { args });
+    }
+    if (e.killed || (e.signal && typeof e.code !== 'number')) {
+      throw new GitError('timeout', `git ${args[0]} did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.`, { args, stderr });
+    }
+    const exitCode = typeof e.code === 'number' ? e.code : -1;
+    if (o.okExitCodes?.includes(exitCode)) return { stdout, stderr, exitCode, truncated: false };
+    throw failure(args, exitCode, stderr, stdout);
   }
 }
 

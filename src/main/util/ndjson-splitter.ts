@@ -1,6 +1,6 @@
 /**
- * Splits an agent's stdout bytes into NDJSON lines. Lines are cut on the LF byte, which never
- * occurs inside a multi-byte UTF-8 sequence, so a character split across chunks is joined
+ * Splits bytes into NDJSON lines (an agent's stdout, the git runner's answers). Lines are cut
+ * on the LF byte, which never occurs inside a multi-byte UTF-8 sequence, so a character split across chunks is joined
  * before it is decoded. A line longer than `maxLineBytes` is not held whole: its bytes are
  * passed on raw, as they come, so the SDK's own size limit decides what happens to it.
  */
