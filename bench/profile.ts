@@ -28,7 +28,6 @@
  * client, a commit), so with 14 processes on 2 cores the host's profile was mostly that waiting;
  * pinned, its samples are its own work (and the figures are not the benchmark's).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -42,6 +41,7 @@ import { stalls, summarise, type CpuProfile, type Window } from './lib/cpu-profi
 import { traceLines } from './lib/trace';
 import { liveSession, promptTurn } from './lib/host';
 import { armProbe, probeMs } from './lib/page-probes';
+import { cpuByProcess, pinHost } from './lib/processes';
 import { gitFixture } from './lib/git-fixture';
 import { gitWork, worktreeSession } from './metrics/host-loop';
 import { startProbedServe } from './lib/probed-serve';
@@ -75,45 +75,9 @@ async function unminifiedRenderer(): Promise<string> {
 /** The host's own profile is written when it exits. */
 const hostProfile = (dir: string): string => join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!);
 
-/** CPU seconds (user + system) of `pid` and its descendants, by process, from /proc. */
-function cpuByProcess(pid: number): Map<number, { name: string; seconds: number }> {
-  const stats = new Map<number, { ppid: number; name: string; seconds: number }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const fields = stat.slice(close + 2).split(' ');
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean).map((a) => a.split('/').at(-1)).join(' ');
-      stats.set(Number(entry), { ppid: Number(fields[1]), name: cmd.slice(0, 60), seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
-    } catch {
-      // The process exited between the listing and the read: it is not one of ours any more.
-    }
-  }
-  const mine = new Map<number, { name: string; seconds: number }>();
-  const add = (p: number): void => {
-    const s = stats.get(p);
-    if (!s) return;
-    mine.set(p, { name: s.name, seconds: s.seconds });
-    for (const [child, c] of stats) if (c.ppid === p) add(child);
-  };
-  add(pid);
-  return mine;
-}
-
-/** With --pin: the host on core 0, the rest of its tree and this process on core 1 (every thread). */
-function pin(hostPid: number): void {
-  const taskset = (core: number, pid: number): void => {
-    execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
-  };
-  taskset(0, hostPid);
-  for (const pid of cpuByProcess(hostPid).keys()) if (pid !== hostPid) taskset(1, pid);
-  taskset(1, process.pid);
-}
-
 /** Runs `work` and prints the CPU each process of the host's tree (and this one) used meanwhile. */
 async function cpuDuring<T>(hostPid: number, work: () => Promise<T>): Promise<T> {
-  if (process.argv.includes('--pin')) pin(hostPid);
+  if (process.argv.includes('--pin')) pinHost(hostPid);
   const before = cpuByProcess(hostPid);
   const self = process.cpuUsage();
   const start = performance.now();

@@ -13,6 +13,7 @@ import type { PermissionViewT, SessionEventT } from '../../shared/contract';
 import { isAlive } from '../util/process-info';
 import { startHarness, type Harness, type TestWindow } from '../test-support/host-harness';
 import { FakeClock } from '../test-support/fake-clock';
+import { TAIL_MS } from '../store/search-tails';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -244,6 +245,10 @@ describe('permission gate (host): nobody watching', () => {
       await clock.advance(1_000);
     }
     await w.until(() => h!.host.gate.size === 3, 'three pending requests');
+    // What the turns stored waits for the search index for TAIL_MS, on a timer of its own that
+    // goes once it ran.
+    await clock.advance(TAIL_MS);
+    await w.until(() => !h!.host.timers.has('search:tails'), 'the search index caught up');
     expect(h.host.timers.size).toBe(hostTasks + 3);
     expect(h.host.timers.isArmed).toBe(true);
     expect(clock.pendingTimers).toBe(1);

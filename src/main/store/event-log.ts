@@ -86,7 +86,7 @@ export class EventLog implements Disposable {
     this.repo = new EventsRepo(db);
     this.search = new SearchIndex(db);
     // A message a previous run was still writing when it stopped has ended: index it whole.
-    db.transaction(() => this.search.endOpenMessages())();
+    db.transaction(() => this.search.recover())();
     this.writeBatch = db.transaction((events: StoredEvent[], deadline: number) => {
       const last = new Map<string, { seq: number; at: number }>();
       let written = 0;
@@ -235,10 +235,10 @@ export class EventLog implements Disposable {
   dispose(): void {
     this.flush();
     try {
-      // Chunks that wait for the index are indexed now, so the next start has little to do.
-      this.search.indexTails();
+      // What waits for the index is indexed now, so the next start has little to do.
+      this.search.indexWaiting();
     } catch {
-      // The next start indexes them with their messages (`SearchIndex.endOpenMessages`).
+      // The next start indexes it (`SearchIndex.recover`).
     }
     this.closed = true;
   }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EventLog } from './event-log';
 import { ftsQuery } from './search-query';
-import { PART_CHARS, PART_CHUNKS, snippetParts } from './search-index';
+import { PART_CHARS, PART_CHUNKS, WAITING_CHARS, WAITING_ROWS, snippetParts } from './search-index';
 import { FakeClock } from '../test-support/fake-clock';
 import { tempStore } from '../test-support/temp-store';
 
@@ -97,9 +97,10 @@ describe('transcript search index', () => {
     runTick();
     log.append('a', 'agent_message', { text: 'Done with zebras' });
     runTick();
-    // The thought (1-2) whole, the message (3-5) whole, the tool title; the newest message, still
-    // open, waits for a search.
-    expect(count('search_index')).toBe(3);
+    // The thought (1-2) whole, the message (3-5) whole and the tool title wait for a batch; the
+    // newest message, still open, waits for a search.
+    expect(count('search_waiting')).toBe(3);
+    expect(count('search_index')).toBe(0);
     expect(search('"thinking about zebras"').matches[0]?.hits.map((h) => [h.seq, h.kind])).toEqual([[1, 'thought']]);
     expect(search('"striped horses"').matches[0]?.hits.map((h) => [h.seq, h.kind])).toEqual([[3, 'agent']]);
     // Newest first: the open message, the tool call, the message it ended (the thought is the 4th hit).
@@ -114,22 +115,34 @@ describe('transcript search index', () => {
       log.append('a', 'agent_message', { text: chunk(i) });
       runTick();
     }
-    const docs = () => store.db.prepare(`SELECT seq FROM search_docs WHERE session_id = 'a' ORDER BY seq`).all().map((r) => (r as { seq: number }).seq);
+    const docs = () => store.db.prepare(`SELECT seq FROM search_docs WHERE session_id = 'a' ORDER BY seq`).pluck().all();
+    const waiting = () => store.db.prepare(`SELECT seq, last_seq FROM search_waiting WHERE session_id = 'a' ORDER BY seq`).raw().all();
     const open = () => store.db.prepare(`SELECT first_seq, last_seq FROM search_open`).get() as { first_seq: number; last_seq: number } | undefined;
     const per = Math.ceil(PART_CHARS / 1_000);
     const wholeParts = Math.floor(200 / per);
     const firstOpen = wholeParts * per + 1;
-    // A part ends with the chunk that brings it to PART_CHARS; the chunks after it wait.
-    expect(docs()).toEqual(Array.from({ length: wholeParts }, (_, k) => k * per + 1));
+    // A part ends with the chunk that brings it to PART_CHARS, and waits to be indexed whole
+    // (these parts, 192 KB, were indexed in the writes that brought what waited to
+    // WAITING_CHARS, the last one still waits); the chunks after it wait in the open message.
+    const parts = Array.from({ length: wholeParts }, (_, k) => k * per + 1);
+    const batched = Math.floor((wholeParts * PART_CHARS) / WAITING_CHARS) * (WAITING_CHARS / PART_CHARS);
+    expect(docs()).toEqual(parts.slice(0, batched));
+    expect(waiting()).toEqual(parts.slice(batched).map((seq) => [seq, seq + per - 1]));
     expect(open()).toEqual({ first_seq: firstOpen, last_seq: 200 });
-    // A search indexes them first, as one row, and finds them.
+    // A search indexes what waits first, the open message's chunks as one row, and finds them.
     expect(search('word199').matches[0]?.hits.map((h) => h.seq)).toEqual([firstOpen]);
-    expect(docs().slice(wholeParts)).toEqual([firstOpen]);
-    // Ending the message indexes only the open part whole.
+    expect(docs()).toEqual([...parts, firstOpen]);
+    expect(waiting()).toEqual([]);
+    // Ending the message indexes only the open part whole (with the next batch).
     log.append('a', 'turn_ended', { stopReason: 'end_turn' });
     log.append('a', 'user_message', { text: 'next' });
     runTick();
-    expect(docs()).toEqual([...Array.from({ length: wholeParts + 1 }, (_, k) => k * per + 1), 202]);
+    expect(waiting()).toEqual([
+      [firstOpen, 200],
+      [202, 202],
+    ]);
+    log.search.indexWaiting();
+    expect(docs()).toEqual([...parts, firstOpen, 202]);
     // Every word is found, in the part that holds it; a phrase within a part is found.
     for (const i of [0, per - 1, per, 199]) expect(search(`word${i}`).matches[0]?.hits.map((h) => h.seq), `word${i}`).toEqual([Math.floor(i / per) * per + 1]);
     expect(search(`"word${per + 1}"`).matches).toHaveLength(1);
@@ -142,8 +155,8 @@ describe('transcript search index', () => {
       log.append('a', 'agent_message', { text: `w${i} `, messageId: `m${i}` });
       runTick();
     }
-    const rows = store.db.prepare(`SELECT COUNT(*) AS n FROM search_docs WHERE session_id = 'a'`).get() as { n: number };
-    // Two whole parts; the ten chunks of the open one wait.
+    const rows = store.db.prepare(`SELECT COUNT(*) AS n FROM search_waiting WHERE session_id = 'a'`).get() as { n: number };
+    // Two whole parts wait for a batch; the ten chunks of the open one wait in it.
     expect(rows.n).toBe(2);
     expect(search(`w${PART_CHUNKS + 5}`).matches[0]?.hits.map((h) => h.seq)).toEqual([PART_CHUNKS + 1]);
     expect(search(`w${2 * PART_CHUNKS + 5}`).matches[0]?.hits.map((h) => h.seq)).toEqual([2 * PART_CHUNKS + 1]);
@@ -162,9 +175,10 @@ describe('transcript search index', () => {
     log.append('a', 'turn_ended', { stopReason: 'end_turn' });
     log.append('a', 'user_message', { text: 'thanks' });
     runTick();
-    // One row for the message, one for the prompt; nothing indexed and deleted again.
-    expect(writes()).toEqual(['insert', 'insert']);
+    expect(writes()).toEqual([]);
     expect(search('"chunks of one gnu"').matches[0]?.hits.map((h) => h.seq)).toEqual([1]);
+    // One row for the message, one for the prompt, both once the search asked; nothing indexed and deleted again.
+    expect(writes()).toEqual(['insert', 'insert']);
     // Searched for while it streams, it is indexed then, and replaced once it ends.
     store.db.exec(`DELETE FROM index_writes`);
     log.append('b', 'agent_message', { text: 'half ' });
@@ -174,8 +188,8 @@ describe('transcript search index', () => {
     log.append('b', 'turn_ended', { stopReason: 'end_turn' });
     log.append('b', 'user_message', { text: 'next' });
     runTick();
-    expect(writes()).toEqual(['insert', 'delete', 'insert', 'insert']);
     expect(search('"half done"').matches[0]?.hits.map((h) => h.seq)).toEqual([1]);
+    expect(writes()).toEqual(['insert', 'delete', 'insert', 'insert']);
   });
 
   it('indexes the chunks that wait when the log is disposed, so a clean stop leaves the index whole', () => {
@@ -259,13 +273,66 @@ describe('transcript search index', () => {
     expect(search('"run tests"').matches[0]?.hits.map((h) => [h.seq, h.kind])).toEqual([[1, 'tool']]);
   });
 
-  it('stores no event whose index row could not be written', () => {
-    const { store, log, runTick, errors, count } = setup();
+  it('loses no event when the index refuses its rows: they wait, and are indexed once it takes them', () => {
+    const { store, log, runTick, errors, count, search } = setup();
     store.db.exec(`CREATE TRIGGER fail_index BEFORE INSERT ON search_docs BEGIN SELECT RAISE(ABORT, 'index broken'); END`);
     log.append('a', 'user_message', { text: 'okapi' });
     runTick();
-    expect(errors).toHaveLength(1);
-    expect(count('events')).toBe(0);
+    // Enough rows at once to index a batch inside the write: it fails, the write does not.
+    for (let i = 0; i < WAITING_ROWS; i++) log.append('b', 'user_message', { text: `zebra ${i}` });
+    runTick();
+    expect(errors).toEqual([]);
+    expect(count('events')).toBe(1 + WAITING_ROWS);
+    expect(count('search_waiting')).toBe(1 + WAITING_ROWS);
+    expect(search('okapi').matches).toEqual([]);
+    expect(() => log.search.indexWaiting()).toThrow(/index broken/);
+    expect(count('search_waiting')).toBe(1 + WAITING_ROWS);
+    store.db.exec(`DROP TRIGGER fail_index`);
+    expect(search('okapi').matches[0]?.hits.map((h) => h.seq)).toEqual([1]);
+    expect(search('zebra').matches[0]?.hits.map((h) => h.seq)).toEqual([WAITING_ROWS, WAITING_ROWS - 1, WAITING_ROWS - 2]);
+    expect(count('search_waiting')).toBe(0);
+    expect(count('search_docs')).toBe(1 + WAITING_ROWS);
+  });
+
+  it('indexes, at the next start, what a stopped host left waiting', () => {
+    const { store, log, runTick, count } = setup();
+    log.append('a', 'user_message', { text: 'the quokka question' });
+    log.append('a', 'agent_message', { text: 'a quokka ' });
+    runTick();
+    log.append('a', 'agent_message', { text: 'answer' });
+    log.append('a', 'tool_call', { toolCallId: 't1', title: 'Weigh the quokka', status: 'pending' });
+    log.append('a', 'agent_message', { text: 'still open' });
+    runTick();
+    // The prompt, the message (2–3) the tool call ended, the tool call; the open message (5).
+    expect(count('search_waiting')).toBe(3);
+    expect(count('search_open')).toBe(1);
+    expect(count('search_index')).toBe(0);
+    // Killed before the batch was indexed: the next host's event log indexes it, once.
+    const next = new EventLog(store.db, new FakeClock(), () => {}, () => {});
+    expect(count('search_waiting')).toBe(0);
+    expect(count('search_open')).toBe(0);
+    expect(count('search_index')).toBe(4);
+    expect(next.search.search('quokka', 5).matches[0]?.hits.map((h) => [h.seq, h.kind])).toEqual([
+      [4, 'tool'],
+      [2, 'agent'],
+      [1, 'user'],
+    ]);
+    expect(next.search.search('"quokka answer"', 5).matches[0]?.hits.map((h) => h.seq)).toEqual([2]);
+    expect(next.search.search('"still open"', 5).matches[0]?.hits.map((h) => h.seq)).toEqual([5]);
+    expect(count('search_index')).toBe(4);
+  });
+
+  it('indexes nothing for a session deleted while its rows waited', () => {
+    const { store, log, runTick, count, search } = setup();
+    log.append('b', 'user_message', { text: 'gone gnu' });
+    log.append('b', 'agent_message', { text: 'gone answer' });
+    log.append('b', 'tool_call', { toolCallId: 't1', title: 'gone tool', status: 'pending' });
+    runTick();
+    store.db.prepare(`DELETE FROM sessions WHERE id = 'b'`).run();
+    expect(count('search_waiting')).toBe(0);
+    expect(search('gone').matches).toEqual([]);
+    expect(count('search_docs')).toBe(0);
+    expect(count('search_index')).toBe(0);
   });
 
   it('groups hits by session, sessions ordered by their newest hit', () => {

@@ -53,10 +53,35 @@ export const CHUNK_TEXT_SQL = `CASE WHEN json_valid(payload) AND json_type(paylo
 export const PART_CHARS = 32 * 1024;
 export const PART_CHUNKS = 1_000;
 
+/**
+ * What waits to be indexed (`SearchIndex.waiting`) is indexed inside the write that brings it to
+ * this much text or this many rows (ADR 0034): one FTS5 segment for many rows, as a single
+ * session's long answer makes (its parts, `PART_CHARS`), however many sessions the rows come from.
+ */
+export const WAITING_CHARS = 64 * 1024;
+export const WAITING_ROWS = 256;
+
+/**
+ * A stored row, or a message (or part) that ended, not indexed yet: `seq`…`last` are its
+ * events; `text` a row's searchable text, known when it was stored (a message's is read from
+ * its chunks when indexed); `replaces` that rows of the message were indexed before.
+ */
+interface Waiting {
+  sessionId: string;
+  seq: number;
+  last: number;
+  kind: string;
+  replaces: boolean;
+  text?: string;
+  chars: number;
+}
+
 /** `SearchIndex.snapshot`: its in-memory state as a write transaction began. */
 export interface SearchIndexMemory {
   tails: Map<string, { kind: string; from: number; last: number }>;
   partSize: Map<string, { chars: number; chunks: number }>;
+  waiting: Waiting[];
+  waitingChars: number;
 }
 
 /** The message of a session still being written (table `search_open`, migration 0016). */
@@ -71,42 +96,59 @@ interface OpenMessage {
  * call title, and per whole message or thought: a message streamed as many stored chunks is
  * indexed as one text once it ends, so its snippet is the message and a phrase across two chunks
  * is found (a long one in whole parts, `PART_CHARS`, each indexed once it is complete). `add`
- * runs inside `EventLog`'s write transaction, so an event and its index rows are stored together
- * or not at all; the chunks of a message still open wait (`tails`), and every search indexes
- * them before it runs, so a search never finds an event that was not stored nor misses one that
- * was. A crash loses no index row: the next start indexes every open message whole from the
- * stored events (`endOpenMessages`). Rowids of live rows grow with time (a message ended takes a
- * new one; chunks that waited take theirs when indexed, within about a second of being stored);
- * the backfill's go below every other (see `addOlder`), so rowid order is newest first.
+ * runs inside `EventLog`'s write transaction. What it would index waits (ADR 0034): a row or an
+ * ended message in `waiting` (and table `search_waiting`, written with its event), the chunks of
+ * a message still open in `tails`; every search indexes all that waits before it runs, so a
+ * search never finds an event that was not stored nor misses one that was. What waits is
+ * indexed in one transaction per batch: before a search, within `TAIL_MS` (`SearchTails`),
+ * inside the write that brings it to `WAITING_CHARS` or `WAITING_ROWS`, and at a clean stop. A
+ * crash loses no index row: the next start indexes what `search_waiting` holds and every open
+ * message whole from the stored events (`recover`). Rowids of live rows grow with time (each
+ * takes its own when indexed, within about a second of being stored); the backfill's go below
+ * every other (see `addOlder`), so rowid order is newest first.
  */
 export class SearchIndex {
   private readonly stmts;
   /**
    * Characters and stored chunks of each open message's part so far. Kept in memory only: after
-   * a restart every open message is ended (`endOpenMessages`), and a session forgotten meanwhile
+   * a restart every open message is ended (`recover`), and a session forgotten meanwhile
    * counts its part from 0 again (the part grows at most twice as long).
    */
   private readonly partSize = new Map<string, { chars: number; chunks: number }>();
   /**
    * Chunks of open messages stored but not indexed yet, by session: `from` its first such seq,
-   * `last` its newest. Indexed as one row by `indexTails`, which a search runs first, or with
+   * `last` its newest. Indexed as one row by `indexWaiting`, which a search runs first, or with
    * the message when it ends. No entry: nothing waits, and whether some of the open message is
    * indexed on its own is not known (so ending it forgets what is).
    */
   private readonly tails = new Map<string, { kind: string; from: number; last: number }>();
-  private readonly indexTailsNow: () => number;
+  /** Rows and ended messages stored but not indexed yet, oldest first (each also in `search_waiting`). */
+  private waiting: Waiting[] = [];
+  /** Text of what `waiting` holds, as far as known when it was stored. */
+  private waitingChars = 0;
+  private readonly indexWaitingNow: () => number;
+  /** `indexWaitingRows` in a transaction of its own, or a savepoint inside a write. */
+  private readonly indexBatch: () => void;
+  /**
+   * A batch indexed inside a write failed (the write went on without it): none is tried inside a
+   * write again until one on its own turn (`indexWaiting`) succeeds.
+   */
+  private batchFailed = false;
   /** Index rows written by this process so far (what tells `SearchMerges` there is work). */
   rowsWritten = 0;
   /** Characters of live text indexed by this process so far (what bounds a write: `EventLog`). */
   charsWritten = 0;
 
   constructor(db: Db) {
-    this.indexTailsNow = db.transaction(() => {
+    this.indexWaitingNow = db.transaction(() => {
+      const before = this.rowsWritten;
+      this.indexWaitingRows();
       for (const [sessionId, t] of this.tails) this.insertChunks(sessionId, t.from, t.last, t.kind);
-      const n = this.tails.size;
       this.tails.clear();
-      return n;
+      this.batchFailed = false;
+      return this.rowsWritten - before;
     });
+    this.indexBatch = db.transaction(() => this.indexWaitingRows());
     this.stmts = {
       doc: db.prepare(`INSERT INTO search_docs (session_id, seq) VALUES (?, ?)`),
       docWithId: db.prepare(`INSERT INTO search_docs (id, session_id, seq) VALUES (?, ?, ?)`),
@@ -117,6 +159,11 @@ export class SearchIndex {
       openStart: db.prepare(`INSERT INTO search_open (session_id, kind, first_seq, last_seq) VALUES (?, ?, ?, ?)`),
       openGrow: db.prepare(`UPDATE search_open SET last_seq = ? WHERE session_id = ?`),
       openEnd: db.prepare(`DELETE FROM search_open WHERE session_id = ?`),
+      waitingAdd: db.prepare(`INSERT INTO search_waiting (session_id, seq, last_seq, kind, replaces) VALUES (?, ?, ?, ?, ?)`),
+      // Gone when its session was deleted meanwhile (trigger `search_forget_session`): nothing to index.
+      waitingDone: db.prepare(`DELETE FROM search_waiting WHERE session_id = ? AND seq = ?`),
+      allWaiting: db.prepare(`SELECT session_id, seq, last_seq, kind, replaces FROM search_waiting`),
+      eventRow: db.prepare(`SELECT session_id, seq, kind, payload FROM events WHERE session_id = ? AND seq = ?`),
       // The chunks' texts, read by SQLite: a part can be a thousand rows.
       chunkTexts: db.prepare(`SELECT ${CHUNK_TEXT_SQL} FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? AND kind = ? ORDER BY seq`).pluck(),
       forgetTexts: db.prepare(`DELETE FROM search_index WHERE rowid IN (SELECT id FROM search_docs WHERE session_id = ? AND seq BETWEEN ? AND ?)`),
@@ -154,7 +201,11 @@ export class SearchIndex {
       return;
     }
     if (open) this.end(e.sessionId, open);
-    if (!MESSAGE_KINDS.has(e.kind)) return this.insert(e.sessionId, e.seq, searchableText(e));
+    if (!MESSAGE_KINDS.has(e.kind)) {
+      const text = searchableText(e);
+      if (text !== undefined) this.defer({ sessionId: e.sessionId, seq: e.seq, last: e.seq, kind: e.kind, replaces: false, text, chars: text.length });
+      return;
+    }
     this.stmts.openStart.run(e.sessionId, e.kind, e.seq, e.seq);
     this.wait(e.sessionId, e.kind, e.seq);
     this.grow(e.sessionId, { kind: e.kind, first_seq: e.seq, last_seq: e.seq }, messageChunkText(e).length);
@@ -169,6 +220,8 @@ export class SearchIndex {
     return {
       tails: new Map([...this.tails].map(([id, t]) => [id, { ...t }])),
       partSize: new Map([...this.partSize].map(([id, size]) => [id, { ...size }])),
+      waiting: [...this.waiting],
+      waitingChars: this.waitingChars,
     };
   }
 
@@ -177,19 +230,62 @@ export class SearchIndex {
     for (const [id, t] of memory.tails) this.tails.set(id, t);
     this.partSize.clear();
     for (const [id, size] of memory.partSize) this.partSize.set(id, size);
+    this.waiting = memory.waiting;
+    this.waitingChars = memory.waitingChars;
   }
 
-  /** True while stored chunks wait to be indexed (see `tails`). */
-  get hasTails(): boolean {
-    return this.tails.size > 0;
+  /** True while something stored waits to be indexed (see `waiting` and `tails`). */
+  get hasWaiting(): boolean {
+    return this.tails.size > 0 || this.waiting.length > 0;
   }
 
   /**
-   * Indexes every chunk that waits, each open message's as one row under its first waiting seq,
-   * in a transaction of its own; returns how many rows.
+   * Indexes everything that waits, in a transaction of its own: the rows and ended messages in
+   * the order they were stored, then each open message's waiting chunks as one row under its
+   * first waiting seq. Returns how many index rows it wrote.
    */
-  indexTails(): number {
-    return this.tails.size === 0 ? 0 : this.indexTailsNow();
+  indexWaiting(): number {
+    return this.hasWaiting ? this.indexWaitingNow() : 0;
+  }
+
+  /**
+   * Queues a row or an ended message to be indexed (see `waiting`), in the caller's transaction.
+   * A full batch is indexed now, in a savepoint: if the index refuses it, the write still stores
+   * its events, and the batch waits for the next try (its `search_waiting` rows stay).
+   */
+  private defer(w: Waiting): void {
+    this.stmts.waitingAdd.run(w.sessionId, w.seq, w.last, w.kind, w.replaces ? 1 : 0);
+    this.waiting.push(w);
+    this.waitingChars += w.chars;
+    if (this.batchFailed || (this.waitingChars < WAITING_CHARS && this.waiting.length < WAITING_ROWS)) return;
+    try {
+      this.indexBatch();
+    } catch {
+      this.batchFailed = true;
+    }
+  }
+
+  /** Indexes `waiting` (call inside a transaction). */
+  private indexWaitingRows(): void {
+    for (const w of this.waiting) {
+      if (this.stmts.waitingDone.run(w.sessionId, w.seq).changes === 0) continue;
+      this.indexNow(w);
+    }
+    this.waiting = [];
+    this.waitingChars = 0;
+  }
+
+  /** One waiting row or message, indexed (its `search_waiting` row already deleted). */
+  private indexNow(w: Omit<Waiting, 'chars'>): void {
+    if (!MESSAGE_KINDS.has(w.kind)) {
+      const text = w.text ?? rowTextAt(this.stmts.eventRow.get(w.sessionId, w.seq) as IndexRow | undefined);
+      return this.insert(w.sessionId, w.seq, text);
+    }
+    if (w.replaces) {
+      this.stmts.forgetTexts.run(w.sessionId, w.seq, w.last);
+      this.stmts.forgetDocs.run(w.sessionId, w.seq, w.last);
+    }
+    this.insertChunks(w.sessionId, w.seq, w.last, w.kind);
   }
 
   private wait(sessionId: string, kind: string, seq: number): void {
@@ -203,27 +299,35 @@ export class SearchIndex {
     this.partSize.delete(sessionId);
   }
 
-  /** A chunk joined the open message: a part that reached its size is indexed whole now. */
+  /** A chunk joined the open message: a part that reached its size ends (it waits to be indexed whole). */
   private grow(sessionId: string, open: OpenMessage, chars: number): void {
     const size = this.partSize.get(sessionId) ?? { chars: 0, chunks: 0 };
     size.chars += chars;
     size.chunks++;
+    this.partSize.set(sessionId, size);
     if (partIsFull(size)) this.end(sessionId, open);
-    else this.partSize.set(sessionId, size);
   }
 
   /**
-   * Ends every message left open (a previous run stopped while the agent was writing one): each
-   * is indexed whole. Call once at start-up, before any live event, inside a transaction.
+   * Indexes what a previous run left waiting (it stopped before its batch was indexed) and ends
+   * every message it left open (it stopped while the agent was writing one): each is indexed
+   * whole. Call once at start-up, before any live event, inside a transaction. Returns how many
+   * of both there were.
    */
-  endOpenMessages(): number {
+  recover(): number {
+    const left = this.stmts.allWaiting.all() as { session_id: string; seq: number; last_seq: number; kind: string; replaces: number }[];
+    for (const w of left) {
+      this.stmts.waitingDone.run(w.session_id, w.seq);
+      this.indexNow({ sessionId: w.session_id, seq: w.seq, last: w.last_seq, kind: w.kind, replaces: w.replaces === 1 });
+    }
     const open = this.stmts.allOpen.all() as (OpenMessage & { session_id: string })[];
     for (const m of open) {
       // One chunk indexed as it is (by a search, or by the last run's clean stop) is the message.
       if (m.first_seq === m.last_seq && this.stmts.docAt.get(m.session_id, m.first_seq) !== undefined) this.stmts.openEnd.run(m.session_id);
       else this.end(m.session_id, m);
     }
-    return open.length;
+    this.indexWaitingRows();
+    return left.length + open.length;
   }
 
   /**
@@ -282,10 +386,10 @@ export class SearchIndex {
     const query = ftsQuery(input);
     if (query === undefined) return { matches: [], truncated: false };
     try {
-      this.indexTails();
+      this.indexWaiting();
     } catch {
-      // A disk that refuses the write: the search still runs, without the chunks that waited
-      // (the next write says what failed; they are indexed with their message).
+      // A disk that refuses the write: the search still runs, without what waited (the next
+      // write says what failed; it is indexed with the next batch, or at the next start).
     }
     const read = limit * HITS_READ_PER_SESSION_ASKED;
     const rows = this.stmts.query.all(query, read) as { session_id: string; seq: number; kind: string; at: number; snip: string }[];
@@ -319,19 +423,16 @@ export class SearchIndex {
   }
 
   /**
-   * A message (or a part of one) ended: it is indexed as one row of its whole text, under its
-   * first seq, in place of the rows of it indexed before (none when all of it waited).
+   * A message (or a part of one) ended: it waits to be indexed as one row of its whole text,
+   * under its first seq, in place of the rows of it indexed before (none when all of it waited).
    */
   private end(sessionId: string, m: OpenMessage): void {
+    const chars = this.partSize.get(sessionId)?.chars ?? 0;
     this.partSize.delete(sessionId);
     this.stmts.openEnd.run(sessionId);
     const waited = this.tails.get(sessionId);
     this.tails.delete(sessionId);
-    if (waited?.from !== m.first_seq) {
-      this.stmts.forgetTexts.run(sessionId, m.first_seq, m.last_seq);
-      this.stmts.forgetDocs.run(sessionId, m.first_seq, m.last_seq);
-    }
-    this.insertChunks(sessionId, m.first_seq, m.last_seq, m.kind);
+    this.defer({ sessionId, seq: m.first_seq, last: m.last_seq, kind: m.kind, replaces: waited?.from !== m.first_seq, chars });
   }
 
   /** One row of the text of a message's chunks `from`…`last` (as stored), under `from`. */
@@ -343,6 +444,11 @@ export class SearchIndex {
 /** A stored row's searchable text, read as the transcript reads it (an unreadable row has none). */
 function rowText(r: IndexRow): string | undefined {
   return searchableText(eventFromRow({ ...r, at: 0 }));
+}
+
+/** `rowText` of a row that may be gone (trimmed since it was stored). */
+function rowTextAt(r: IndexRow | undefined): string | undefined {
+  return r && rowText(r);
 }
 
 /** A chunk's raw text (white space kept: the chunks join into the message as the agent sent it). */

@@ -15,11 +15,12 @@ function setup() {
   const log = new EventLog(store.db, clock, () => {}, (fn) => writes.push(fn));
   const steps: (() => void)[] = [];
   const merges = new SearchMerges(store.db, (fn) => steps.push(fn));
-  /** One write transaction of `n` prompts (each its own index row). */
+  /** One write transaction of `n` prompts, then one batch that indexes them (each its own index row): one segment. */
   let next = 0;
   const write = (n: number) => {
     for (let i = 0; i < n; i++, next++) log.append('s', 'user_message', { text: `prompt number${next} about walrus${next % 7}` });
     writes.splice(0).forEach((fn) => fn());
+    log.search.indexWaiting();
   };
   const segments = () => (store.db.prepare(`SELECT COUNT(DISTINCT segid) AS n FROM search_index_idx`).get() as { n: number }).n;
   const config = (key: string) => (store.db.prepare(`SELECT v FROM search_index_config WHERE k = ?`).get(key) as { v: number } | undefined)?.v;
@@ -68,9 +69,13 @@ describe('search index merges', () => {
     log.flush();
     merges.noteWrite();
     expect(steps).toHaveLength(0);
-    // Its end does.
+    // Nor does its end, nor the next prompt: they wait for a batch (ADR 0034).
     log.append('s', 'user_message', { text: 'next' });
     log.flush();
+    merges.noteWrite();
+    expect(steps).toHaveLength(0);
+    // The batch does.
+    expect(log.search.indexWaiting()).toBe(2);
     merges.noteWrite();
     expect(steps).toHaveLength(1);
   });

@@ -63,15 +63,36 @@ describe('search tails', () => {
     expect(errors).toEqual([]);
   });
 
-  it('arms nothing when nothing waits: a message that ended is indexed with its end', async () => {
-    const { clock, log, runTurns, rows, indexed } = setup();
-    log.append('a', 'agent_message', { text: 'short' });
-    log.append('a', 'turn_ended', { stopReason: 'end_turn' });
-    log.append('a', 'user_message', { text: 'next' });
+  it('indexes the turns of many sessions TAIL_MS after the first write, as one batch', async () => {
+    const { store, clock, log, runTurns, rows, indexed } = setup();
+    for (const id of ['b', 'c']) store.sessions.insert({ id, agent_id: 'demo', cwd: '/', state: 'CREATED' }, clock.now());
+    const t0 = clock.now();
+    for (const id of ['a', 'b', 'c']) {
+      log.append(id, 'user_message', { text: `prompt of ${id}` });
+      log.append(id, 'agent_message', { text: `answer of ${id}` });
+      log.append(id, 'turn_ended', { stopReason: 'end_turn' });
+      log.append(id, 'user_message', { text: `next prompt of ${id}` });
+      runTurns();
+      await clock.advance(TAIL_MS / 4);
+    }
+    // Stored, not indexed: the prompts and the answers they ended wait, durably.
+    expect(rows()).toEqual([]);
+    expect(store.db.prepare(`SELECT COUNT(*) FROM search_waiting`).pluck().get()).toBe(9);
+    await clock.advance(TAIL_MS / 4);
     runTurns();
-    expect(rows()).toEqual([1, 3]);
+    expect(rows()).toEqual([1, 1, 1, 2, 2, 2, 4, 4, 4]);
+    expect(indexed).toEqual([t0 + TAIL_MS]);
+    expect(store.db.prepare(`SELECT COUNT(*) FROM search_waiting`).pluck().get()).toBe(0);
+  });
+
+  it('arms nothing when nothing waits', async () => {
+    const { clock, log, runTurns, rows, indexed } = setup();
+    log.append('a', 'turn_started', {});
+    log.append('a', 'turn_ended', { stopReason: 'end_turn' });
+    runTurns();
     await clock.advance(2 * TAIL_MS);
     runTurns();
+    expect(rows()).toEqual([]);
     expect(indexed).toEqual([]);
   });
 

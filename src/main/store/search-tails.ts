@@ -4,9 +4,9 @@ import type { Schedule } from './event-log';
 import type { SearchIndex } from './search-index';
 
 /**
- * How long stored chunks of an open message may wait before they are indexed without a search
- * asking (`SearchIndex.add`): a stream indexes its text about once a second as it goes, and a
- * flood of half a second once, as the whole message.
+ * How long what was stored may wait before it is indexed without a search asking
+ * (`SearchIndex.add`): a stream indexes its text about once a second as it goes, a flood of half
+ * a second once, as the whole message, and the turns of many sessions a second's worth at a time.
  */
 export const TAIL_MS = 1_000;
 
@@ -20,8 +20,8 @@ interface Timers {
 const KEY = 'search:tails';
 
 /**
- * Indexes the chunks that wait (`SearchIndex.indexTails`) `TAIL_MS` after a write left some, on
- * a turn of the write gate (`schedule`), so a checkpoint that holds the writers holds this too.
+ * Indexes what waits (`SearchIndex.indexWaiting`) `TAIL_MS` after a write left some, on a turn
+ * of the write gate (`schedule`), so a checkpoint that holds the writers holds this too.
  */
 export class SearchTails implements Disposable {
   private disposed = false;
@@ -38,9 +38,9 @@ export class SearchTails implements Disposable {
     },
   ) {}
 
-  /** Events were written: chunks that wait get indexed in `TAIL_MS` unless a search or their message's end does it first. */
+  /** Events were written: what waits gets indexed in `TAIL_MS` unless a search or a full batch does it first. */
   noteWrite(): void {
-    if (this.disposed || !this.o.index.hasTails || this.o.timers.has(KEY)) return;
+    if (this.disposed || !this.o.index.hasWaiting || this.o.timers.has(KEY)) return;
     this.o.timers.at(KEY, this.o.clock.now() + TAIL_MS, () => this.o.schedule(() => this.run()));
   }
 
@@ -52,7 +52,7 @@ export class SearchTails implements Disposable {
   private run(): void {
     if (this.disposed) return;
     try {
-      if (this.o.index.indexTails() > 0) this.o.onIndexed();
+      if (this.o.index.indexWaiting() > 0) this.o.onIndexed();
     } catch (err) {
       this.o.onError(err);
     }

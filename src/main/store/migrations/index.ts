@@ -16,6 +16,7 @@ import { m0014 } from './0014-questions-forks';
 import { m0015 } from './0015-workspaces';
 import { m0016 } from './0016-search-messages';
 import { m0017 } from './0017-sessions-by-creation';
+import { m0018 } from './0018-search-waiting';
 
 export interface Migration {
   version: number;
@@ -27,7 +28,7 @@ export interface Migration {
  * Forward only, in increasing version order; each runs in its own transaction with
  * `user_version`. Numbers are handed out per change to work done in parallel.
  */
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015, m0016, m0017];
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015, m0016, m0017, m0018];
 
 /** The schema this build writes: the last migration's number. */
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -1,0 +1,43 @@
+/**
+ * The processes of a benchmark's host, from /proc: the CPU each used, and pinning them to cores
+ * so a measurement of the host's own work is not its wait for a core (`bench/profile.ts --pin`,
+ * `bench/ingest-ab.ts --pin`).
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** CPU seconds (user + system) of `pid` and its descendants, by process, from /proc. */
+export function cpuByProcess(pid: number): Map<number, { name: string; seconds: number }> {
+  const stats = new Map<number, { ppid: number; name: string; seconds: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const fields = stat.slice(close + 2).split(' ');
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean).map((a) => a.split('/').at(-1)).join(' ');
+      stats.set(Number(entry), { ppid: Number(fields[1]), name: cmd.slice(0, 60), seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+    } catch {
+      // The process exited between the listing and the read: it is not one of ours any more.
+    }
+  }
+  const mine = new Map<number, { name: string; seconds: number }>();
+  const add = (p: number): void => {
+    const s = stats.get(p);
+    if (!s) return;
+    mine.set(p, { name: s.name, seconds: s.seconds });
+    for (const [child, c] of stats) if (c.ppid === p) add(child);
+  };
+  add(pid);
+  return mine;
+}
+
+/** The host on core 0, the rest of its tree and this process on core 1 (every thread). */
+export function pinHost(hostPid: number): void {
+  const taskset = (core: number, pid: number): void => {
+    execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
+  };
+  taskset(0, hostPid);
+  for (const pid of cpuByProcess(hostPid).keys()) if (pid !== hostPid) taskset(1, pid);
+  taskset(1, process.pid);
+}
