@@ -60,14 +60,21 @@ export class PromptQueue {
     const agentName = o.agent(row.agent_id)?.name ?? row.agent_id;
     // Refused before anything is stored: no second agent process, no repeated error row.
     if (!retry) assertStartable(row, agentName);
-    // A retried send of an accepted prompt is answered as such, whatever changed since.
-    if (o.store.sessions.hasPrompt(sessionId, clientMessageId)) return { duplicate: true };
-    // A mention outside the folder, or an image for an agent known to refuse images: nothing stored.
-    const { blocks, records } = acceptBlocks(row.cwd, content, this.ctx.promptCapabilities(sessionId), agentName);
-    if (!o.store.sessions.recordPrompt(sessionId, clientMessageId, o.clock.now())) return { duplicate: true };
+    // The prompt's own rows in one transaction: one commit per prompt, not one per row (with
+    // many sessions taking turns at once each commit is a cost of every turn).
+    const accepted = o.store.db.transaction(() => {
+      // A retried send of an accepted prompt is answered as such, whatever changed since.
+      if (o.store.sessions.hasPrompt(sessionId, clientMessageId)) return undefined;
+      // A mention outside the folder, or an image for an agent known to refuse images: nothing stored.
+      const { blocks, records } = acceptBlocks(row.cwd, content, this.ctx.promptCapabilities(sessionId), agentName);
+      if (!o.store.sessions.recordPrompt(sessionId, clientMessageId, o.clock.now())) return undefined;
+      const title = text.trim() !== '' ? text : records.map((r) => r.name ?? r.type).join(', ');
+      o.store.sessions.setFirstPrompt(sessionId, title, o.clock.now());
+      return { blocks, records };
+    })();
+    if (!accepted) return { duplicate: true };
+    const { blocks, records } = accepted;
     o.log.append(sessionId, 'user_message', { text, clientMessageId, ...(records.length > 0 ? { attachments: records } : {}) });
-    const title = text.trim() !== '' ? text : records.map((r) => r.name ?? r.type).join(', ');
-    o.store.sessions.setFirstPrompt(sessionId, title, o.clock.now());
     this.enqueue(sessionId, clientMessageId, text, retry, blocks);
     return { duplicate: false };
   }
@@ -215,9 +222,10 @@ export class PromptQueue {
       o.timers.cancel(this.ctx.stopTimerKey(sessionId));
       live.endTurn(turn);
       o.workspace.turnEnded(sessionId);
-      // Before the touch: even when the disk is full and it fails, windows learn the turn ended.
+      // Before the touch: even when the disk is full and it fails, windows learn the turn ended
+      // (their view reads the touch as the log's pending activity until it is written).
       this.didChangeRunning.fire(sessionId);
-      o.store.sessions.touch(sessionId, o.clock.now());
+      o.log.touch(sessionId, o.clock.now());
     }
   }
 

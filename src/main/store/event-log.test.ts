@@ -161,6 +161,40 @@ describe('EventLog', () => {
     expect(log.lastSeq('a')).toBe(2);
   });
 
+  it('writes a touch with the next write, in the same commit as the events beside it, and shows it as pending activity meanwhile', () => {
+    const { log, runTick, store, committed } = setup();
+    const activityOf = (id: string) => store.sessions.get(id)?.last_activity_at;
+    const before = activityOf('a')!;
+    log.append('a', 'turn_ended', { stopReason: 'end_turn' });
+    log.touch('a', before + 5_000);
+    // Not written yet: a view reads it from the log.
+    expect(activityOf('a')).toBe(before);
+    expect(log.pendingActivityAt('a')).toBe(before + 5_000);
+    runTick();
+    expect(activityOf('a')).toBe(before + 5_000);
+    expect(log.pendingActivityAt('a')).toBeUndefined();
+    expect(committed.map((e) => e.kind)).toEqual(['turn_ended']);
+    // A touch alone is written too, and tells subscribers of no event; an older one moves nothing back.
+    log.touch('b', before + 9_000);
+    log.touch('a', before + 1_000);
+    runTick();
+    expect(activityOf('b')).toBe(before + 9_000);
+    expect(activityOf('a')).toBe(before + 5_000);
+    expect(committed).toHaveLength(1);
+    expect(log.pendingActivityAt('b')).toBeUndefined();
+    // In the write's transaction: a write that fails takes its touch with it.
+    store.db.exec(`CREATE TRIGGER fail_notice BEFORE INSERT ON events WHEN NEW.kind = 'notice' BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+    log.append('b', 'notice', { text: 'fails' });
+    log.touch('b', before + 9_500);
+    runTick();
+    expect(activityOf('b')).toBe(before + 9_000);
+    store.db.exec(`DROP TRIGGER fail_notice`);
+    // Once the log is closed, a touch is written at once.
+    log.dispose();
+    log.touch('b', before + 10_000);
+    expect(activityOf('b')).toBe(before + 10_000);
+  });
+
   describe('a write that runs out of its time slice', () => {
     /** A log whose slice clock moves 1 ms each time it is read: a 3 ms slice writes 3 events. */
     function sliced() {

@@ -73,6 +73,8 @@ export class EventLog implements Disposable {
   private readonly ownPayloads = new WeakSet<object>();
   /** Activity queued but not yet written, by session: a view read meanwhile still sees it. */
   private readonly pendingActivity = new Map<string, number>();
+  /** Activity no event stands for (`touch`), by session: written with the next write. */
+  private touches = new Map<string, number>();
 
   constructor(
     db: Db,
@@ -104,6 +106,7 @@ export class EventLog implements Disposable {
         last.set(e.sessionId, { seq: e.seq, at });
       }
       for (const [sessionId, { seq, at }] of last) this.repo.setLastSeq(sessionId, seq, at);
+      for (const [sessionId, at] of this.touches) this.repo.touch(sessionId, at);
       return written;
     });
   }
@@ -153,6 +156,18 @@ export class EventLog implements Disposable {
     });
   }
 
+  /**
+   * The session was active at `at` though no event says so (its turn ended): written with the
+   * next write (one commit with the turn's events, not one of its own), seen meanwhile by views
+   * through `pendingActivityAt`. Once closed, written at once.
+   */
+  touch(sessionId: string, at: number): void {
+    if (this.closed) return this.repo.touch(sessionId, at);
+    this.touches.set(sessionId, Math.max(at, this.touches.get(sessionId) ?? 0));
+    this.pendingActivity.set(sessionId, Math.max(at, this.pendingActivity.get(sessionId) ?? 0));
+    this.scheduleWrite();
+  }
+
   /** When the session's newest activity still waiting to be written happened, if any. */
   pendingActivityAt(sessionId: string): number | undefined {
     return this.pendingActivity.get(sessionId);
@@ -169,7 +184,7 @@ export class EventLog implements Disposable {
    * and can still be joined. Returns false if the write failed.
    */
   private write(deadline: number): boolean {
-    if (this.pending.length === 0) return true;
+    if (this.pending.length === 0 && this.touches.size === 0) return true;
     let written: number;
     const searchBefore = this.search.snapshot();
     try {
@@ -184,6 +199,7 @@ export class EventLog implements Disposable {
       this.pending = [];
       this.lastPending.clear();
       this.pendingActivity.clear();
+      this.touches.clear();
       for (const e of lost) this.nextSeq.delete(e.sessionId);
       this.onWriteError(err, lost.length);
       return false;
@@ -203,13 +219,15 @@ export class EventLog implements Disposable {
         this.lastPending.delete(e.sessionId);
         this.pendingActivity.delete(e.sessionId);
       }
+      for (const sessionId of this.touches.keys()) if (!this.lastPending.has(sessionId)) this.pendingActivity.delete(sessionId);
     }
+    this.touches = new Map();
     for (const id of this.forgotten) {
       if (this.lastPending.has(id)) continue;
       this.nextSeq.delete(id);
       this.forgotten.delete(id);
     }
-    this.onDidCommit(batch);
+    if (batch.length > 0) this.onDidCommit(batch);
     return true;
   }
 

@@ -67,6 +67,7 @@ export class EventsRepo {
     this.stmts = {
       insert: db.prepare(`INSERT INTO events (session_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)`),
       bumpSeq: db.prepare(`UPDATE sessions SET last_seq = ?, last_activity_at = MAX(last_activity_at, ?) WHERE id = ?`),
+      touch: db.prepare(`UPDATE sessions SET last_activity_at = MAX(last_activity_at, ?) WHERE id = ?`),
       before: db.prepare(
         `SELECT * FROM events WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
       ),
@@ -90,6 +91,11 @@ export class EventsRepo {
 
   setLastSeq(sessionId: string, seq: number, at: number): void {
     this.stmts.bumpSeq.run(seq, at, sessionId);
+  }
+
+  /** The session was active at `at` (later than its stored activity, else nothing changes). */
+  touch(sessionId: string, at: number): void {
+    this.stmts.touch.run(at, sessionId);
   }
 
   /** Stored last seq (0 for a new session, undefined for an unknown one). */
