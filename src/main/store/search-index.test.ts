@@ -294,8 +294,12 @@ describe('transcript search index', () => {
     expect(count('search_docs')).toBe(1 + WAITING_ROWS);
   });
 
-  it('indexes, at the next start, what a stopped host left waiting', () => {
-    const { store, log, runTick, count } = setup();
+  it('indexes, at the next start, what a stopped host left waiting, in the order it was stored', async () => {
+    const { store, log, runTick, count, clock } = setup();
+    // Session c's prompt first: its row must rank below a's newer ones, whatever the ids' order.
+    log.append('c', 'user_message', { text: 'an older quokka' });
+    runTick();
+    await clock.advance(1_000);
     log.append('a', 'user_message', { text: 'the quokka question' });
     log.append('a', 'agent_message', { text: 'a quokka ' });
     runTick();
@@ -303,15 +307,16 @@ describe('transcript search index', () => {
     log.append('a', 'tool_call', { toolCallId: 't1', title: 'Weigh the quokka', status: 'pending' });
     log.append('a', 'agent_message', { text: 'still open' });
     runTick();
-    // The prompt, the message (2–3) the tool call ended, the tool call; the open message (5).
-    expect(count('search_waiting')).toBe(3);
+    // c's prompt; a's prompt, the message (2–3) the tool call ended, the tool call; the open message (5).
+    expect(count('search_waiting')).toBe(4);
     expect(count('search_open')).toBe(1);
     expect(count('search_index')).toBe(0);
     // Killed before the batch was indexed: the next host's event log indexes it, once.
     const next = new EventLog(store.db, new FakeClock(), () => {}, () => {});
     expect(count('search_waiting')).toBe(0);
     expect(count('search_open')).toBe(0);
-    expect(count('search_index')).toBe(4);
+    expect(count('search_index')).toBe(5);
+    expect(next.search.search('quokka', 5).matches.map((m) => m.sessionId)).toEqual(['a', 'c']);
     expect(next.search.search('quokka', 5).matches[0]?.hits.map((h) => [h.seq, h.kind])).toEqual([
       [4, 'tool'],
       [2, 'agent'],
@@ -319,7 +324,38 @@ describe('transcript search index', () => {
     ]);
     expect(next.search.search('"quokka answer"', 5).matches[0]?.hits.map((h) => h.seq)).toEqual([2]);
     expect(next.search.search('"still open"', 5).matches[0]?.hits.map((h) => h.seq)).toEqual([5]);
-    expect(count('search_index')).toBe(4);
+    expect(count('search_index')).toBe(5);
+  });
+
+  it('keeps all that waits when a batch on its own turn fails, and indexes it with the next', () => {
+    const { store, log, runTick, count, search } = setup();
+    log.append('a', 'user_message', { text: 'the ibis prompt' });
+    log.append('b', 'agent_message', { text: 'an ibis answer still open' });
+    runTick();
+    // The open message's row fails after the prompt's row was written: the batch rolls back whole.
+    store.db.exec(`CREATE TRIGGER fail_tail BEFORE INSERT ON search_docs WHEN NEW.session_id = 'b' BEGIN SELECT RAISE(ABORT, 'index broken'); END`);
+    expect(() => log.search.indexWaiting()).toThrow(/index broken/);
+    expect(log.search.hasWaiting).toBe(true);
+    expect(count('search_waiting')).toBe(1);
+    expect(count('search_docs')).toBe(0);
+    store.db.exec(`DROP TRIGGER fail_tail`);
+    expect(search('ibis').matches.map((m) => m.sessionId)).toEqual(['b', 'a']);
+    expect(log.search.hasWaiting).toBe(false);
+  });
+
+  it('fails the whole write when SQLite rolled it back inside a batch, so no event is stored outside its transaction', () => {
+    const { store, log, runTick, errors, count } = setup();
+    store.db.exec(`CREATE TRIGGER fail_all BEFORE INSERT ON search_docs BEGIN SELECT RAISE(ROLLBACK, 'disk full'); END`);
+    for (let i = 0; i < WAITING_ROWS + 10; i++) log.append('a', 'user_message', { text: `prompt ${i}` });
+    runTick();
+    expect(errors).toHaveLength(1);
+    expect(count('events')).toBe(0);
+    expect(count('search_waiting')).toBe(0);
+    expect(store.db.inTransaction).toBe(false);
+    store.db.exec(`DROP TRIGGER fail_all`);
+    log.append('a', 'user_message', { text: 'after it' });
+    runTick();
+    expect(count('events')).toBe(1);
   });
 
   it('indexes nothing for a session deleted while its rows waited', () => {

@@ -139,7 +139,7 @@ export class SearchIndex {
   /** Characters of live text indexed by this process so far (what bounds a write: `EventLog`). */
   charsWritten = 0;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.indexWaitingNow = db.transaction(() => {
       const before = this.rowsWritten;
       this.indexWaitingRows();
@@ -162,7 +162,12 @@ export class SearchIndex {
       waitingAdd: db.prepare(`INSERT INTO search_waiting (session_id, seq, last_seq, kind, replaces) VALUES (?, ?, ?, ?, ?)`),
       // Gone when its session was deleted meanwhile (trigger `search_forget_session`): nothing to index.
       waitingDone: db.prepare(`DELETE FROM search_waiting WHERE session_id = ? AND seq = ?`),
-      allWaiting: db.prepare(`SELECT session_id, seq, last_seq, kind, replaces FROM search_waiting`),
+      // In the order their events were stored (a row whose event is gone first: it indexes nothing).
+      allWaiting: db.prepare(
+        `SELECT w.session_id, w.seq, w.last_seq, w.kind, w.replaces FROM search_waiting w
+           LEFT JOIN events e ON e.session_id = w.session_id AND e.seq = w.last_seq
+          ORDER BY e.at, w.session_id, w.seq`,
+      ),
       eventRow: db.prepare(`SELECT session_id, seq, kind, payload FROM events WHERE session_id = ? AND seq = ?`),
       // The chunks' texts, read by SQLite: a part can be a thousand rows.
       chunkTexts: db.prepare(`SELECT ${CHUNK_TEXT_SQL} FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? AND kind = ? ORDER BY seq`).pluck(),
@@ -245,7 +250,16 @@ export class SearchIndex {
    * first waiting seq. Returns how many index rows it wrote.
    */
   indexWaiting(): number {
-    return this.hasWaiting ? this.indexWaitingNow() : 0;
+    if (!this.hasWaiting) return 0;
+    const memory = this.snapshot();
+    try {
+      return this.indexWaitingNow();
+    } catch (err) {
+      // Rolled back: all of it still waits (its `search_waiting` rows are back too).
+      this.restore(memory);
+      this.batchFailed = true;
+      throw err;
+    }
   }
 
   /**
@@ -260,7 +274,9 @@ export class SearchIndex {
     if (this.batchFailed || (this.waitingChars < WAITING_CHARS && this.waiting.length < WAITING_ROWS)) return;
     try {
       this.indexBatch();
-    } catch {
+    } catch (err) {
+      // SQLite may have rolled back the whole write (a full disk, an I/O error): the write fails as a whole.
+      if (!this.db.inTransaction) throw err;
       this.batchFailed = true;
     }
   }

@@ -171,8 +171,9 @@ export interface ListCursor {
 /**
  * Sessions table; statements are prepared once. Every write that changed a row is announced
  * on `onDidChange` by this repository itself, so no caller can forget to tell the windows.
- * The one write elsewhere is `EventsRepo`'s seq and activity bump, which the events it stores
- * announce to the windows watching.
+ * The writes elsewhere are `EventsRepo`'s seq and activity bumps (the events it stores, and a
+ * turn's end, `EventLog.touch`), which the events and the turn's end announce to the windows
+ * watching; a view read before they are written carries them (`EventLog.pendingActivityAt`).
  */
 export class SessionsRepo {
   private readonly stmts;
