@@ -189,7 +189,7 @@ export function createDemoAgent({ store, log, crash, auth, env, writeLine, start
         session.journal.recordPrompt(text, now);
         const earlierPrompts = session.promptCount;
         session.promptCount += 1;
-        store.updateMeta(session.id, { promptCount: session.promptCount, updatedAt: now });
+        store.recordTurn(session.id, session.promptCount, now);
         log.debug('turn start', { sessionId: session.id, text: text.slice(0, 80) });
 
         const send = updates.forTurn(session.id, (update) => viaSdk(client, session.id, update));

@@ -2,16 +2,23 @@
  * On-disk session history, so a session survives an agent restart and can be
  * replayed by `session/load` in a new process.
  *
- * Per session two files under `<dataDir>/sessions/`:
+ * Per session three files under `<dataDir>/sessions/`:
  * - `<id>.meta.json`: cwd, title, timestamps, prompt count. Small and rewritten
  *   atomically (write + rename) so `session/list` and `session/resume` never
  *   have to scan a long history.
+ * - `<id>.turn`: the prompt count and time of the newest prompt, a fixed-size
+ *   record overwritten in place at each prompt. Rewriting the meta per prompt
+ *   cost an ext4 data flush each time (a rename over an existing file, like a
+ *   truncating write, flushes the new file's data first: `auto_da_alloc`): over
+ *   half of a short turn's CPU, which with 100 sessions at once took the host's
+ *   share of the two cores (docs/performance.md, stop 41). A record that can't
+ *   be read leaves the meta's count, never the session.
  * - `<id>.jsonl`: append-only prompts and the updates sent, in send order.
  *
  * All writes are synchronous: one process, one writer per session, and a sync
  * append cannot be reordered or lost to a `process.exit` (see `/crash`).
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 
@@ -36,6 +43,9 @@ export type HistoryEntry =
 // escape the directory instead of trying to sanitise it.
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
+/** `<count> <ISO time>`, padded: every write covers the whole record, so no old tail is left. */
+const TURN_RECORD_BYTES = 64;
+
 export class HistoryStore {
   private readonly dir: string;
 
@@ -53,11 +63,42 @@ export class HistoryStore {
     if (!SAFE_ID.test(sessionId)) return undefined;
     const path = this.metaPath(sessionId);
     if (!existsSync(path)) return undefined;
+    let meta: SessionMeta | undefined;
     try {
-      return parseMeta(JSON.parse(readFileSync(path, 'utf8')));
+      meta = parseMeta(JSON.parse(readFileSync(path, 'utf8')));
     } catch {
       return undefined;
     }
+    const turn = meta && this.readTurn(sessionId);
+    if (!meta || !turn) return meta;
+    // Whichever was written last wins; a meta written after the record already holds its count.
+    return { ...meta, promptCount: Math.max(meta.promptCount, turn.promptCount), updatedAt: turn.at > meta.updatedAt ? turn.at : meta.updatedAt };
+  }
+
+  /**
+   * A prompt was taken: the session's prompt count and newest activity, written in place (no
+   * truncation, no rename: see the top of this file). Read back by `readMeta`.
+   */
+  recordTurn(sessionId: string, promptCount: number, at: string): void {
+    const record = Buffer.alloc(TURN_RECORD_BYTES, ' ');
+    record.write(`${promptCount} ${at}`, 'utf8');
+    const fd = openSync(this.turnPath(sessionId), constants.O_WRONLY | constants.O_CREAT, 0o644);
+    try {
+      writeSync(fd, record, 0, TURN_RECORD_BYTES, 0);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private readTurn(sessionId: string): { promptCount: number; at: string } | undefined {
+    let text: string;
+    try {
+      text = readFileSync(this.turnPath(sessionId), 'utf8');
+    } catch {
+      return undefined;
+    }
+    const m = /^(\d+) (\S+)\s*$/.exec(text);
+    return m ? { promptCount: Number(m[1]), at: m[2]! } : undefined;
   }
 
   updateMeta(sessionId: string, patch: Partial<Omit<SessionMeta, 'sessionId'>>): SessionMeta | undefined {
@@ -104,6 +145,7 @@ export class HistoryStore {
     const existed = existsSync(this.metaPath(sessionId));
     rmSync(this.metaPath(sessionId), { force: true });
     rmSync(this.historyPath(sessionId), { force: true });
+    rmSync(this.turnPath(sessionId), { force: true });
     return existed;
   }
 
@@ -116,6 +158,10 @@ export class HistoryStore {
 
   private metaPath(sessionId: string): string {
     return join(this.dir, `${sessionId}.meta.json`);
+  }
+
+  private turnPath(sessionId: string): string {
+    return join(this.dir, `${sessionId}.turn`);
   }
 
   private historyPath(sessionId: string): string {
