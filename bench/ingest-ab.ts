@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/ingest-ab.ts REPS BUILD [BUILD ...] [--sessions=N] [--pause=MS] [--pin]`:
+ * `node --import tsx bench/ingest-ab.ts REPS BUILD [BUILD ...] [--sessions=N] [--total=N] [--pause=MS] [--pin]`:
  * `ingest_events_per_s` and `ingest_events_per_s_N_sessions` (default 100) for two or more
  * builds of the host side by side, rep by rep in turn, so a change is judged against the build
  * before it on this machine, whose speed drifts by 10–25% over minutes (and by 2× over a day).
@@ -7,14 +7,15 @@
  * A BUILD is a folder holding a built `out/` (copy one aside after `npx electron-vite build`);
  * keep it inside the checkout (say `.ab/before/out`) so its code finds `node_modules`. Every
  * host (one session and N sessions per build) is started and warmed first, as `npm run bench`
- * warms them; then each rep runs one flood on each host in turn: `/flood 100000` in one session,
- * `/flood 100000/N` in each of the N. After each flood the tool waits `--pause` ms (default
+ * warms them; then each rep runs one flood on each host in turn: `/flood 100000` (or `--total`) in one
+ * session, `/flood TOTAL/N` in each of the N. After each flood the tool waits `--pause` ms (default
  * 1500) before the next, and counts the host's CPU over the flood and that pause: work a flood
  * leaves for later (search batches within a second, merges) is counted with it and does not
  * spill into the next build's flood.
  *
  * Prints, per build: the median time of a flood and the host's CPU for it, one session and N,
- * and the ratio of the medians (the benchmark's target is 0.8). With --pin each host runs on core
+ * and the ratio of the medians (the benchmark's target is 0.8), with the agents' and this
+ * client's CPU beside the host's (the two cores hold all three). With --pin each host runs on core
  * 0 and its agents and this client on core 1: the host's CPU is then its own work, not its wait
  * for a core (the wall times are not the benchmark's).
  */
@@ -37,10 +38,11 @@ const reps = Number(repsArg);
 const sessions = option('sessions', 100);
 const pauseMs = option('pause', 1500);
 const pin = args.includes('--pin');
-const TOTAL = 100_000;
+/** Events per flood, split over the sessions (`--total`: a small one makes the turns the work). */
+const TOTAL = option('total', 100_000);
 
 if (!Number.isInteger(reps) || reps < 1 || builds.length === 0) {
-  console.error('usage: node --import tsx bench/ingest-ab.ts REPS BUILD [BUILD ...] [--sessions=N] [--pause=MS] [--pin]');
+  console.error('usage: node --import tsx bench/ingest-ab.ts REPS BUILD [BUILD ...] [--sessions=N] [--total=N] [--pause=MS] [--pin]');
   process.exit(2);
 }
 for (const build of builds) {
@@ -57,12 +59,25 @@ for (const build of builds) {
 const RUNNER = join(mkdtempSync(join(tmpdir(), 'switchboard-ab-')), 'serve.mjs');
 writeFileSync(RUNNER, 'const [cli, ...argv] = process.argv.slice(2);\nprocess.exitCode = await (await import(cli)).main(argv);\n');
 
-/** CPU ms the host process itself used so far. */
-const hostCpuMs = (pid: number): number => (cpuByProcess(pid).get(pid)?.seconds ?? 0) * 1000;
+/** CPU ms the host process itself and its agents (every other process of its tree) used so far. */
+function treeCpuMs(pid: number): { host: number; agents: number } {
+  let agents = 0;
+  for (const [p, { seconds }] of cpuByProcess(pid)) if (p !== pid) agents += seconds * 1000;
+  return { host: (cpuByProcess(pid).get(pid)?.seconds ?? 0) * 1000, agents };
+}
+/** CPU ms this client used so far. */
+const clientCpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 interface Rep {
   ms: number;
   cpuMs: number;
+  /** The agents' CPU over the same span (their process tree under the host). */
+  agentsMs: number;
+  /** This client's CPU over the same span. */
+  clientMs: number;
 }
 
 /** `serve` of `build` on a new data folder, one client connected; `sessions` live sessions, warmed. */
@@ -85,12 +100,15 @@ async function floodHost(build: string, count: number): Promise<{ flood(): Promi
   for (let i = 0; i < count; i++) ids.push(await liveSession(client));
   const each = Math.ceil(TOTAL / count);
   const flood = async (): Promise<Rep> => {
-    const cpu = hostCpuMs(child.pid!);
+    const cpu = treeCpuMs(child.pid!);
+    const mine = clientCpuMs();
     const start = performance.now();
     await Promise.all(ids.map((id) => promptTurn(client, id, `/flood ${each}`)));
     const ms = performance.now() - start;
+    const clientMs = clientCpuMs() - mine;
     await new Promise((r) => setTimeout(r, pauseMs));
-    return { ms, cpuMs: hostCpuMs(child.pid!) - cpu };
+    const after = treeCpuMs(child.pid!);
+    return { ms, cpuMs: after.host - cpu.host, agentsMs: after.agents - cpu.agents, clientMs };
   };
   if (pin) pinHost(child.pid!);
   // The benchmark's warm-up: each agent process streams a quarter of the flood first.
@@ -117,9 +135,11 @@ for (let rep = 0; rep < reps; rep++) {
 for (const h of hosts) {
   const one = median(h.ones.map((r) => r.ms));
   const many = median(h.manys.map((r) => r.ms));
+  const cpu = (rs: Rep[]): string =>
+    `host CPU ${median(rs.map((r) => r.cpuMs)).toFixed(0)} ms, agents ${median(rs.map((r) => r.agentsMs)).toFixed(0)} ms, client ${median(rs.map((r) => r.clientMs)).toFixed(0)} ms`;
   console.log(
-    `${h.build}: one session ${one.toFixed(0)} ms (host CPU ${median(h.ones.map((r) => r.cpuMs)).toFixed(0)} ms), ` +
-      `${sessions} sessions ${many.toFixed(0)} ms (host CPU ${median(h.manys.map((r) => r.cpuMs)).toFixed(0)} ms); ratio ${(one / many).toFixed(2)}` +
+    `${h.build}: one session ${one.toFixed(0)} ms (${cpu(h.ones)}), ` +
+      `${sessions} sessions ${many.toFixed(0)} ms (${cpu(h.manys)}); ratio ${(one / many).toFixed(2)}` +
       `\n  ${sessions}-session floods: ${h.manys.map((r) => r.ms.toFixed(0)).join(' ')} ms; host CPU ${h.manys.map((r) => r.cpuMs.toFixed(0)).join(' ')} ms`,
   );
   await h.one.stop();

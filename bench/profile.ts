@@ -28,7 +28,7 @@
  * client, a commit), so with 14 processes on 2 cores the host's profile was mostly that waiting;
  * pinned, its samples are its own work (and the figures are not the benchmark's).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -115,6 +115,9 @@ async function profileHost(dataDir: string, work: (client: BenchClient, measure:
       }
     });
     const loop = await serve.loop.read();
+    // Beside the profile, for comparing two runs' measured parts (bench/profile-diff.ts).
+    mkdirSync(profDir, { recursive: true });
+    writeFileSync(join(profDir, 'measured.json'), JSON.stringify({ ...measured, label: what }));
     console.log(`${what}; host loop p99 ${loop.p99.toFixed(1)} ms, max ${loop.max.toFixed(1)} ms`);
   } finally {
     client.close();
