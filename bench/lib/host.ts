@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { startServe, tempDataDir, type ServeProcess } from '../../e2e/support/serve';
-import type { SessionEventT, SessionViewT } from '../../src/shared/contract';
+import type { SessionViewT } from '../../src/shared/contract';
 import { startProbedServe, type LoopProbe } from './probed-serve';
 import { BenchClient } from './ws-client';
 
@@ -65,7 +65,7 @@ export async function liveSession(client: BenchClient): Promise<string> {
 /** Sends a prompt and resolves with the time (ms) until its turn_ended reached the client. */
 export async function promptTurn(client: BenchClient, sessionId: string, text: string): Promise<number> {
   const clientMessageId = randomUUID();
-  const ended = client.next('session:event', (e: SessionEventT) => e.sessionId === sessionId && e.kind === 'turn_ended' && e.payload.clientMessageId === clientMessageId);
+  const ended = client.turnEnded(sessionId, clientMessageId);
   const start = performance.now();
   await client.call('prompt:send', { sessionId, clientMessageId, text });
   await ended;

@@ -5,7 +5,7 @@
  */
 import type WebSocket from 'ws';
 import { openHostSocket } from '../../src/main/test-support/serve-process';
-import type { CommandName, CommandRequest, CommandResponse, EventName, EventPayload, Result } from '../../src/shared/contract';
+import type { CommandName, CommandRequest, CommandResponse, EventName, EventPayload, Result, SessionEventT } from '../../src/shared/contract';
 
 interface Frame {
   type: 'response' | 'event';
@@ -21,6 +21,8 @@ export class BenchClient {
   private nextId = 1;
   private readonly pending = new Map<number, (result: Result<unknown>) => void>();
   private readonly listeners = new Set<Listener>();
+  /** `turnEnded` waits, by client message id: a frame finds its waiter in one look-up (100 sessions wait at once). */
+  private readonly turnWaits = new Map<string, () => void>();
 
   private constructor(private readonly ws: WebSocket) {
     ws.on('message', (data) => {
@@ -29,6 +31,10 @@ export class BenchClient {
         this.pending.get(frame.id)?.(frame.result as Result<unknown>);
         this.pending.delete(frame.id);
       } else if (frame.type === 'event' && frame.event) {
+        if (frame.event === 'session:event' && this.turnWaits.size > 0) {
+          const e = frame.payload as SessionEventT;
+          if (e.kind === 'turn_ended' && e.payload.clientMessageId !== undefined) this.turnWaits.get(`${e.sessionId} ${e.payload.clientMessageId}`)?.();
+        }
         for (const l of this.listeners) l(frame.event, frame.payload);
       }
     });
@@ -66,6 +72,22 @@ export class BenchClient {
         clearTimeout(timer);
         off();
         resolve(payload as EventPayload<E>);
+      });
+    });
+  }
+
+  /** Resolves when `sessionId`'s turn for `clientMessageId` has ended (its `turn_ended` event). */
+  turnEnded(sessionId: string, clientMessageId: string, timeoutMs = 600_000): Promise<void> {
+    const key = `${sessionId} ${clientMessageId}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.turnWaits.delete(key);
+        reject(new Error(`timed out waiting for the end of ${clientMessageId}`));
+      }, timeoutMs);
+      this.turnWaits.set(key, () => {
+        clearTimeout(timer);
+        this.turnWaits.delete(key);
+        resolve();
       });
     });
   }
