@@ -156,18 +156,27 @@ describe('filter', () => {
     expect(matchesFilter({ ...before, title: 'beta' }, 'alpha', agentName)).toBe(false);
   });
 
-  it('keeps up with 10,000 sessions: each keystroke of a filter stays well under a frame', () => {
+  it('keeps up with 10,000 sessions: after the first keystroke of a filter no session\'s text is built again', () => {
+    // What keeps a keystroke at 2–4 ms with 10,000 sessions is that each view's text is built
+    // once (a speed figure belongs to `npm run bench`, not to a timed test): counted here by the
+    // agent-name look-ups that building a text makes.
     const many = sessions(
       Array.from({ length: 10_000 }, (_, i) => ({ title: `Task ${i}`, cwd: `/work/project-${i % 50}`, lastActivityAt: i })),
     );
     const order = activityOrder(many.values());
-    rowsOf(many, { order, filter: 'x' }); // warms the per-view text cache, as the first keystroke does
-    const started = performance.now();
-    for (const filter of ['t', 'ta', 'tas', 'task', 'task 9', 'task 99']) rowsOf(many, { order, filter });
-    const perKeystroke = (performance.now() - started) / 6;
-    expect(rowsOf(many, { order, filter: 'task 9999' }).visible).toHaveLength(1);
-    // Generous for a shared, loaded machine; measured about 2-4 ms per keystroke.
-    expect(perKeystroke).toBeLessThan(50);
+    let built = 0;
+    const counted = (agentId: string) => {
+      built++;
+      return agentName(agentId);
+    };
+    rowsOf(many, { order, filter: 'x', agentName: counted }); // the first keystroke builds every text
+    expect(built).toBe(10_000);
+    built = 0;
+    for (const filter of ['t', 'ta', 'tas', 'task', 'task 9', 'task 99']) rowsOf(many, { order, filter, agentName: counted });
+    expect(rowsOf(many, { order, filter: 'task 9999', agentName: counted }).visible).toHaveLength(1);
+    // Every title holding "99" (99, 199, 990–999, …): 280 of them.
+    expect(rowsOf(many, { order, filter: 'task 99', agentName: counted }).visible).toHaveLength(280);
+    expect(built).toBe(0);
   });
 });
 
