@@ -61,9 +61,13 @@ writeFileSync(RUNNER, 'const [cli, ...argv] = process.argv.slice(2);\nprocess.ex
 
 /** CPU ms the host process itself and its agents (every other process of its tree) used so far. */
 function treeCpuMs(pid: number): { host: number; agents: number } {
+  let host = 0;
   let agents = 0;
-  for (const [p, { seconds }] of cpuByProcess(pid)) if (p !== pid) agents += seconds * 1000;
-  return { host: (cpuByProcess(pid).get(pid)?.seconds ?? 0) * 1000, agents };
+  for (const [p, { seconds }] of cpuByProcess(pid)) {
+    if (p === pid) host = seconds * 1000;
+    else agents += seconds * 1000;
+  }
+  return { host, agents };
 }
 /** CPU ms this client used so far. */
 const clientCpuMs = (): number => {

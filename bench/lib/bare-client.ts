@@ -13,14 +13,21 @@ const DEMO_AGENT = resolve(import.meta.dirname, '../../out/main/demo-agent.js');
 export interface BareClient {
   /** The demo agent's pid. */
   pid: number;
-  /** Runs one prompt; resolves with the ms until its answer and the updates received. */
-  prompt(text: string): Promise<{ ms: number; updates: number }>;
+  /** Its sessions (`sessions` of `startBareClient`, one by default). */
+  sessionIds: string[];
+  /** Runs one prompt (in the first session, or `sessionId`); resolves with the ms until its answer and the updates received (of every session meanwhile). */
+  prompt(text: string, sessionId?: string): Promise<{ ms: number; updates: number }>;
+  /** Ends the agent's input and waits for it to exit (it writes what it must, a CPU profile included). */
   stop(): Promise<void>;
 }
 
-export async function startBareClient(): Promise<BareClient> {
+/** `sessions`: how many sessions to open on the agent; `env`: added to the agent's environment. */
+export async function startBareClient(options: { sessions?: number; env?: NodeJS.ProcessEnv } = {}): Promise<BareClient> {
   const dir = tempDataDir();
-  const child = spawn(process.execPath, [DEMO_AGENT, '--data-dir', join(dir.path, 'demo-agent')], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [DEMO_AGENT, '--data-dir', join(dir.path, 'demo-agent')], {
+    stdio: ['pipe', 'pipe', 'ignore'],
+    env: { ...process.env, ...options.env },
+  });
   let updates = 0;
   const conn = acp
     .client({ name: 'bench-bare' })
@@ -30,21 +37,25 @@ export async function startBareClient(): Promise<BareClient> {
     .onNotification('*', () => {})
     .connect(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
   await conn.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-  const { sessionId } = await conn.agent.request(acp.methods.agent.session.new, { cwd: dir.path, mcpServers: [] });
+  const sessionIds: string[] = [];
+  for (let i = 0; i < (options.sessions ?? 1); i++) sessionIds.push((await conn.agent.request(acp.methods.agent.session.new, { cwd: dir.path, mcpServers: [] })).sessionId);
   return {
     pid: child.pid!,
-    async prompt(text) {
+    sessionIds,
+    async prompt(text, sessionId = sessionIds[0]!) {
       const before = updates;
       const start = performance.now();
       await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
       return { ms: performance.now() - start, updates: updates - before };
     },
     async stop() {
-      conn.close();
-      child.stdin.end();
       const exited = new Promise((r) => child.once('exit', r));
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
+      conn.close();
+      // The agent exits once its input ends; one that does not is ended after a grace.
+      child.stdin.end();
+      const killer = setTimeout(() => child.kill('SIGTERM'), 3000);
+      if (child.exitCode === null) await exited;
+      clearTimeout(killer);
       dir.cleanup();
     },
   };
