@@ -331,12 +331,13 @@ async function title(ctx: TurnContext, newTitle: string): Promise<void> {
 }
 
 async function flood(ctx: TurnContext, count: number): Promise<void> {
-  let batch: Promise<void>[] = [];
+  // Sends queued at once share one settled promise: each batch waits on the distinct ones.
+  let batch = new Set<Promise<void>>();
   for (let i = 1; i <= count; i++) {
-    batch.push(say(ctx, `flood ${i}\n`));
-    if (batch.length === FLOOD_BATCH) {
+    batch.add(say(ctx, `flood ${i}\n`));
+    if (i % FLOOD_BATCH === 0) {
       await Promise.all(batch);
-      batch = [];
+      batch = new Set();
       if (ctx.signal.aborted) return;
     }
   }

@@ -36,6 +36,18 @@ describe('UpdateSender', () => {
     expect(lines).toEqual([`${JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: chunk('second') } })}\n`]);
   });
 
+  it('writes the same bytes as JSON.stringify of the whole message, whatever the id and text hold', async () => {
+    const lines: string[] = [];
+    const sender = new UpdateSender((line) => void lines.push(line));
+    const id = 'a "quoted" \\ id\u2028';
+    const send = sender.forTurn(id, () => Promise.resolve());
+    await send(chunk('first'));
+    const update = { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read "a.ts"\n', status: 'pending', rawInput: { path: 'é/\u0000' } } as const;
+    await send(chunk('line\n"two"\t😀'));
+    await send(update as never);
+    expect(lines).toEqual([chunk('line\n"two"\t😀'), update].map((u) => `${JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: id, update: u } })}\n`));
+  });
+
   it('sends a turn’s first update through the SDK; the rest wait until it is out, then go direct, in order', async () => {
     const h = harness();
     // An answer the SDK was asked to write just before the turn (an earlier turn's end).

@@ -23,6 +23,8 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 
 const SESSION_UPDATE = acp.methods.client.session.update;
+/** What a send queued at once resolves with: one settled promise, not one per update. */
+const QUEUED: Promise<void> = Promise.resolve();
 
 /** Sends one update through the SDK; resolves once the message is on the output. */
 export type SdkSend = (update: SessionUpdate) => Promise<void>;
@@ -60,10 +62,12 @@ export class UpdateSender {
     let fenced = false;
     // Updates waiting on the fence: until they are out, later ones queue behind them.
     let waiting = 0;
+    // The message's fixed part, serialised once a turn: `JSON.stringify` of the whole message
+    // would give the same bytes (same keys, same order).
+    const head = `{"jsonrpc":"2.0","method":${JSON.stringify(SESSION_UPDATE)},"params":{"sessionId":${JSON.stringify(sessionId)},"update":`;
     const now = (update: SessionUpdate): Promise<void> => {
       if (this.sdkPending > 0 || this.sessionPending.has(sessionId)) return this.sdk(() => viaSdk(update), sessionId);
-      const line = JSON.stringify({ jsonrpc: '2.0', method: SESSION_UPDATE, params: { sessionId, update } }) + '\n';
-      return this.writeLine(line) ?? Promise.resolve();
+      return this.writeLine(`${head}${JSON.stringify(update)}}}\n`) ?? QUEUED;
     };
     return (update) => {
       if (fenced && waiting === 0) return now(update);
