@@ -28,7 +28,7 @@ import { pathToFileURL } from 'node:url';
 import { tempDataDir } from '../e2e/support/serve';
 import { liveSession, promptTurn } from './lib/host';
 import { cpuByProcess, pinHost } from './lib/processes';
-import { median } from './lib/stats';
+import { median, warmUntilSteady } from './lib/stats';
 import { BenchClient } from './lib/ws-client';
 
 const args = process.argv.slice(2);
@@ -115,9 +115,10 @@ async function floodHost(build: string, count: number): Promise<{ flood(): Promi
     return { ms, cpuMs: after.host - cpu.host, agentsMs: after.agents - cpu.agents, clientMs };
   };
   if (pin) pinHost(child.pid!);
-  // The benchmark's warm-up: each agent process streams a quarter of the flood first.
-  const warm = Math.ceil(TOTAL / 4 / (each * Math.min(count, 8)));
-  for (let r = 0; r < warm; r++) await flood();
+  // The benchmark's warm-up: until steady, and at least until each agent process streamed a quarter of the flood.
+  const minWarm = Math.ceil(TOTAL / 4 / (each * Math.min(count, 8)));
+  const warm = await warmUntilSteady(async () => (await flood()).ms, { min: minWarm, max: Math.max(minWarm, 20) });
+  process.stderr.write(`${build}, ${count} session${count === 1 ? '' : 's'}: ${warm.length} warm-up floods (${warm.map((t) => t.toFixed(0)).join(' ')} ms)\n`);
   return {
     flood,
     async stop() {

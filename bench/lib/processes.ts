@@ -41,3 +41,30 @@ export function pinHost(hostPid: number): void {
   for (const pid of cpuByProcess(hostPid).keys()) if (pid !== hostPid) taskset(1, pid);
   taskset(1, process.pid);
 }
+
+/**
+ * Waits until the processes of `pids`' trees (hosts, their agents) used at most `busyMs` of CPU
+ * over a `windowMs` window, at most `maxMs` in all; resolves with the ms waited. A host's work
+ * after a flood (search batches within a second, index merges a step a turn) is its own: before
+ * the next figure is taken, on this host or another, it is left to finish, so no figure is
+ * charged another's leftovers (stop 42 in docs/performance.md). /proc counts CPU in 10 ms ticks.
+ */
+export async function quiet(pids: readonly number[], o: { windowMs?: number; busyMs?: number; maxMs?: number } = {}): Promise<number> {
+  const windowMs = o.windowMs ?? 200;
+  const busyMs = o.busyMs ?? 10;
+  const maxMs = o.maxMs ?? 5_000;
+  const total = (): number => {
+    let seconds = 0;
+    for (const pid of pids) for (const p of cpuByProcess(pid).values()) seconds += p.seconds;
+    return seconds * 1000;
+  };
+  const start = performance.now();
+  let before = total();
+  while (performance.now() - start < maxMs) {
+    await new Promise((r) => setTimeout(r, windowMs));
+    const now = total();
+    if (now - before <= busyMs) break;
+    before = now;
+  }
+  return performance.now() - start;
+}
