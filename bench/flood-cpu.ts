@@ -7,9 +7,8 @@
  * up, and what a busy machine does to processes that wait (docs/performance.md, stop 42).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { liveSession, promptTurn, startHost } from './lib/host';
-import { cpuByProcess } from './lib/processes';
+import { hostTreeCpu } from './lib/processes';
 
 const sessions = Number(process.argv[2]);
 const plan = (process.argv[3] ?? 'iiiiiiiiiiii').split('');
@@ -22,26 +21,6 @@ const BUSY_MS = 6_000;
 
 const host = await startHost();
 const pid = host.serve.child.pid!;
-/** CPU ms of the host and of its other processes (agents), and those processes' minor faults, from /proc. */
-const sample = (): { host: number; agents: number; faults: number } => {
-  let hostMs = 0;
-  let agents = 0;
-  let faults = 0;
-  for (const [p, { seconds }] of cpuByProcess(pid)) {
-    if (p === pid) {
-      hostMs = seconds * 1000;
-      continue;
-    }
-    agents += seconds * 1000;
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      faults += Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
-    } catch {
-      // Gone between the two reads.
-    }
-  }
-  return { host: hostMs, agents, faults };
-};
 /** Another process computing and allocating for `ms`. */
 const busy = (ms: number): Promise<unknown> =>
   new Promise((resolve) => {
@@ -54,15 +33,15 @@ try {
   const each = Math.ceil(100_000 / sessions);
   let after = 'start';
   for (const step of plan) {
-    const a = sample();
+    const a = hostTreeCpu(pid);
     const start = performance.now();
     await Promise.all(ids.map((id) => promptTurn(host.client, id, `/flood ${each}`)));
     const ms = performance.now() - start;
-    const b = sample();
+    const b = hostTreeCpu(pid);
     await new Promise((r) => setTimeout(r, IDLE_MS));
-    const c = sample();
+    const c = hostTreeCpu(pid);
     console.log(
-      `after ${after}: flood ${ms.toFixed(0)} ms; host ${(b.host - a.host).toFixed(0)} ms (+${(c.host - b.host).toFixed(0)} ms after); agents ${(b.agents - a.agents).toFixed(0)} ms, ${b.faults - a.faults} page faults`,
+      `after ${after}: flood ${ms.toFixed(0)} ms; host ${(b.host - a.host).toFixed(0)} ms (+${(c.host - b.host).toFixed(0)} ms after); agents ${(b.agents - a.agents).toFixed(0)} ms, ${b.agentFaults - a.agentFaults} page faults`,
     );
     if (step === 'b') await busy(BUSY_MS);
     after = step === 'b' ? `${IDLE_MS / 1000} s idle and ${BUSY_MS / 1000} s of another process busy` : `${IDLE_MS / 1000} s idle`;

@@ -27,7 +27,7 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { tempDataDir } from '../e2e/support/serve';
 import { liveSession, promptTurn } from './lib/host';
-import { cpuByProcess, pinHost } from './lib/processes';
+import { hostTreeCpu, pinHost } from './lib/processes';
 import { median, warmUntilSteady } from './lib/stats';
 import { BenchClient } from './lib/ws-client';
 
@@ -59,16 +59,6 @@ for (const build of builds) {
 const RUNNER = join(mkdtempSync(join(tmpdir(), 'switchboard-ab-')), 'serve.mjs');
 writeFileSync(RUNNER, 'const [cli, ...argv] = process.argv.slice(2);\nprocess.exitCode = await (await import(cli)).main(argv);\n');
 
-/** CPU ms the host process itself and its agents (every other process of its tree) used so far. */
-function treeCpuMs(pid: number): { host: number; agents: number } {
-  let host = 0;
-  let agents = 0;
-  for (const [p, { seconds }] of cpuByProcess(pid)) {
-    if (p === pid) host = seconds * 1000;
-    else agents += seconds * 1000;
-  }
-  return { host, agents };
-}
 /** CPU ms this client used so far. */
 const clientCpuMs = (): number => {
   const { user, system } = process.cpuUsage();
@@ -104,14 +94,14 @@ async function floodHost(build: string, count: number): Promise<{ flood(): Promi
   for (let i = 0; i < count; i++) ids.push(await liveSession(client));
   const each = Math.ceil(TOTAL / count);
   const flood = async (): Promise<Rep> => {
-    const cpu = treeCpuMs(child.pid!);
+    const cpu = hostTreeCpu(child.pid!);
     const mine = clientCpuMs();
     const start = performance.now();
     await Promise.all(ids.map((id) => promptTurn(client, id, `/flood ${each}`)));
     const ms = performance.now() - start;
     const clientMs = clientCpuMs() - mine;
     await new Promise((r) => setTimeout(r, pauseMs));
-    const after = treeCpuMs(child.pid!);
+    const after = hostTreeCpu(child.pid!);
     return { ms, cpuMs: after.host - cpu.host, agentsMs: after.agents - cpu.agents, clientMs };
   };
   if (pin) pinHost(child.pid!);

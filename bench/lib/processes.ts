@@ -6,9 +6,12 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** CPU seconds (user + system) of `pid` and its descendants, by process, from /proc. */
-export function cpuByProcess(pid: number): Map<number, { name: string; seconds: number }> {
-  const stats = new Map<number, { ppid: number; name: string; seconds: number }>();
+/**
+ * CPU seconds (user + system) and minor page faults of `pid` and its descendants, by process,
+ * from /proc.
+ */
+export function cpuByProcess(pid: number): Map<number, { name: string; seconds: number; faults: number }> {
+  const stats = new Map<number, { ppid: number; name: string; seconds: number; faults: number }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -16,20 +19,39 @@ export function cpuByProcess(pid: number): Map<number, { name: string; seconds: 
       const close = stat.lastIndexOf(')');
       const fields = stat.slice(close + 2).split(' ');
       const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean).map((a) => a.split('/').at(-1)).join(' ');
-      stats.set(Number(entry), { ppid: Number(fields[1]), name: cmd.slice(0, 60), seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+      stats.set(Number(entry), { ppid: Number(fields[1]), name: cmd.slice(0, 60), seconds: (Number(fields[11]) + Number(fields[12])) / 100, faults: Number(fields[7]) });
     } catch {
       // The process exited between the listing and the read: it is not one of ours any more.
     }
   }
-  const mine = new Map<number, { name: string; seconds: number }>();
+  const mine = new Map<number, { name: string; seconds: number; faults: number }>();
   const add = (p: number): void => {
     const s = stats.get(p);
     if (!s) return;
-    mine.set(p, { name: s.name, seconds: s.seconds });
+    mine.set(p, { name: s.name, seconds: s.seconds, faults: s.faults });
     for (const [child, c] of stats) if (c.ppid === p) add(child);
   };
   add(pid);
   return mine;
+}
+
+/**
+ * A host's CPU so far, in ms: its own, and its agents' (every other process of its tree, the
+ * watchdog included) with their minor page faults.
+ */
+export function hostTreeCpu(hostPid: number): { host: number; agents: number; agentFaults: number } {
+  let host = 0;
+  let agents = 0;
+  let agentFaults = 0;
+  for (const [p, { seconds, faults }] of cpuByProcess(hostPid)) {
+    if (p === hostPid) {
+      host = seconds * 1000;
+      continue;
+    }
+    agents += seconds * 1000;
+    agentFaults += faults;
+  }
+  return { host, agents, agentFaults };
 }
 
 /** The host on core 0, the rest of its tree and this process on core 1 (every thread). */

@@ -56,6 +56,11 @@ const SESSIONS_PER_AGENT = 8;
 /** Warm-up reps at most, for each host and the bare client (`warmUntilSteady`). */
 const MAX_WARM_REPS = 20;
 
+/** `warmUntilSteady` of `rep`, each rep started once the processes of `pids` are quiet, as measured reps are. */
+function warmQuietly(pids: readonly number[], rep: () => Promise<number>, o: { min: number; max: number }): Promise<number[]> {
+  return warmUntilSteady(async () => (await quiet(pids), rep()), o);
+}
+
 /** How a figure was warmed, for its detail: the warm-up reps and their times. */
 function warmed(times: number[]): string {
   return `${times.length} warm-up rep${times.length === 1 ? '' : 's'} (${times.map((t) => Math.round(t)).join(', ')} ms)`;
@@ -78,8 +83,7 @@ async function concurrentHost(sessions: number, total: number, warmEvents: numbe
     const floodMs = (): Promise<number> => timed(() => Promise.all(ids.map((id) => promptTurn(host.client, id, `/flood ${each}`))));
     const minWarm = Math.ceil(warmEvents / (each * Math.min(sessions, SESSIONS_PER_AGENT)));
     const pid = host.serve.child.pid!;
-    // Each warm-up flood too starts on a quiet host, as the measured ones do.
-    const warm = await warmUntilSteady(async () => (await quiet([pid]), floodMs()), { min: minWarm, max: Math.max(minWarm, maxWarm) });
+    const warm = await warmQuietly([pid], floodMs, { min: minWarm, max: Math.max(minWarm, maxWarm) });
     const flood = async (): Promise<number> => ((each * sessions) / (await floodMs())) * 1000;
     return { flood, pid, agents: Math.ceil(sessions / SESSIONS_PER_AGENT), warm, stop: () => host.stop() };
   } catch (err) {
@@ -110,9 +114,9 @@ export const ingest: BenchGroup = {
       // Warm-up: JIT, SQLite page cache, agent processes; each side until steady.
       const maxWarm = ctx.quick ? 4 : MAX_WARM_REPS;
       await promptTurn(host.client, session, `/flood ${count / 4}`);
-      const hostWarm = await warmUntilSteady(async () => (await quiet([host.serve.child.pid!]), promptTurn(host.client, session, `/flood ${count}`)), { min: 1, max: maxWarm });
+      const hostWarm = await warmQuietly([host.serve.child.pid!], () => promptTurn(host.client, session, `/flood ${count}`), { min: 1, max: maxWarm });
       await bare.prompt(`/flood ${count / 4}`);
-      const bareWarm = await warmUntilSteady(async () => (await quiet([bare.pid]), (await bare.prompt(`/flood ${count}`)).ms), { min: 1, max: maxWarm });
+      const bareWarm = await warmQuietly([bare.pid], async () => (await bare.prompt(`/flood ${count}`)).ms, { min: 1, max: maxWarm });
       await rawSqliteRate(count / 4);
       for (const sessions of [10, 100]) {
         const name = `ingest_events_per_s_${sessions}_sessions`;
