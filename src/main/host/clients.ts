@@ -10,8 +10,15 @@ import type { ClientSink } from './host-port';
  */
 export class Clients {
   private readonly sinks = new Map<string, ClientSink>();
+  /** Runs before any frame leaves for a window (the session views still pending go first). */
+  private beforeSend: () => void = () => {};
 
   constructor(private readonly watchers: Watchers) {}
+
+  /** `hook` runs before every frame this sends, and before a command's answer (`SessionHost.dispatch`). */
+  setBeforeSend(hook: () => void): void {
+    this.beforeSend = hook;
+  }
 
   add(sink: ClientSink): string {
     const id = randomUUID();
@@ -37,14 +44,17 @@ export class Clients {
   }
 
   send<E extends EventName>(clientId: string, event: E, payload: EventPayload<E>): void {
+    this.beforeSend();
     this.sinks.get(clientId)?.send(event, payload);
   }
 
   broadcast<E extends EventName>(event: E, payload: EventPayload<E>): void {
+    this.beforeSend();
     for (const sink of this.sinks.values()) sink.send(event, payload);
   }
 
   toWatchers<E extends EventName>(sessionId: string, event: E, payload: EventPayload<E>): void {
+    this.beforeSend();
     for (const clientId of this.watchers.clientsOf(sessionId)) this.sinks.get(clientId)?.send(event, payload);
   }
 }

@@ -160,3 +160,27 @@ describe('every change to a session reaches every window', () => {
     expect(pushed.controls.modes?.currentModeId).toBe('code');
   });
 });
+
+describe('how views are pushed', () => {
+  it("a turn is two views (its start, its end): the prompt's acceptance and its turn's start go as one, before the answer and the turn's events", async () => {
+    const { actor, id } = await setup();
+    const frames = (from: number) => actor.events.slice(from).filter((e) => (e.event === 'session:updated' && (e.payload as SessionViewT).id === id) || (e.event === 'session:event' && (e.payload as { sessionId: string }).sessionId === id));
+    for (let turn = 0; turn < 3; turn++) {
+      const mark = actor.mark();
+      const clientMessageId = randomUUID();
+      await actor.call('prompt:send', { sessionId: id, clientMessageId, text: '/history' });
+      // Answered: the view of what the command changed is already here, complete.
+      const atAnswer = frames(mark).filter((e) => e.event === 'session:updated');
+      expect(atAnswer).toHaveLength(1);
+      expect(atAnswer[0]!.payload).toMatchObject({ running: true, title: '/history' });
+      expect((atAnswer[0]!.payload as SessionViewT).turnStartedAt).toEqual(expect.any(Number));
+      await actor.waitAnswered(id, clientMessageId);
+      await new Promise((resolve) => setImmediate(resolve));
+      const all = frames(mark);
+      const views = all.filter((e) => e.event === 'session:updated').map((e) => e.payload as SessionViewT);
+      expect(views.map((v) => v.running)).toEqual([true, false]);
+      // The first frame of the turn is its view; every stored event comes after it.
+      expect(all[0]!.event).toBe('session:updated');
+    }
+  });
+});

@@ -424,6 +424,7 @@ export class SessionHost implements HostPort {
       send: (clientId, payload) => this.clients.send(clientId, 'agent:log', payload),
     });
     this.viewPush = new SessionViewPush({ service: this.service, sessions: this.store.sessions, clients: this.clients, log: this.log.child('views') });
+    this.clients.setBeforeSend(() => this.viewPush.flush());
     this.storageCare = new StorageCare({
       dataDir: options.dataDir,
       database: paths.database,
@@ -598,7 +599,11 @@ export class SessionHost implements HostPort {
     if (!this.clients.has(clientId)) {
       return Promise.resolve({ ok: false as const, error: new AppError('unauthorized', 'Unknown window').toWire() });
     }
-    return this.dispatcher(clientId, command, payload);
+    // The views a command changed reach the windows before its answer does.
+    return this.dispatcher(clientId, command, payload).then((result) => {
+      this.viewPush.flush();
+      return result;
+    });
   }
 
   /**

@@ -7,13 +7,16 @@ import type { Clients } from './clients';
 /**
  * Every window learns of every change to a session's view: the service announces each change
  * (the write itself does), and this pushes the session's view (`session:updated`, or
- * `session:deleted` once its row is gone). Changes made in one synchronous step (a state
- * write, then the registry) are pushed once, as they stand at its end: one microtask later,
- * still before the command's answer and before the next stored events go out.
+ * `session:deleted` once its row is gone). Changes are gathered until a frame is about to
+ * leave for a window (a command's answer, stored events, any other push: `flush`, called
+ * through `Clients`' hook) or the host's current turn of work ends (`setImmediate`), whichever
+ * is first. So each view goes out as it stands at that moment, once, and always before the
+ * frames that follow the changes: a prompt's acceptance and its turn's start, made a few
+ * microtasks apart, are one view instead of two.
  */
 export class SessionViewPush implements Disposable {
   private readonly queued = new Set<string>();
-  private scheduled = false;
+  private scheduled: NodeJS.Immediate | undefined;
   private disposed = false;
   private readonly subscription: Disposable;
 
@@ -26,19 +29,23 @@ export class SessionViewPush implements Disposable {
   dispose(): void {
     this.disposed = true;
     this.queued.clear();
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = undefined;
     this.subscription.dispose();
   }
 
   private queue(sessionId: string): void {
     if (this.disposed || this.o.clients.size === 0) return;
     this.queued.add(sessionId);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    queueMicrotask(() => this.flush());
+    this.scheduled ??= setImmediate(() => this.flush());
   }
 
-  private flush(): void {
-    this.scheduled = false;
+  /** Pushes the views of the sessions changed since the last push (nothing when none changed). */
+  flush(): void {
+    if (this.queued.size === 0) return;
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+    // Cleared before pushing: each push runs `Clients`' hook, which calls this again.
     const ids = [...this.queued];
     this.queued.clear();
     if (this.disposed) return;
