@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/temp-dir';
-import { LIST_SQL, SESSION_COLUMNS, type SessionRowChange, type SessionsRepo } from './sessions.repo';
+import { LIST_SQL, SESSION_COLUMNS, stateReasonOf, type SessionRowChange, type SessionsRepo } from './sessions.repo';
 import { Store } from './store';
 
 /**
@@ -156,3 +156,17 @@ describe('SessionsRepo announces every write itself', () => {
     expect(store.sessions.list()[1]).toMatchObject({ id: 'one', first_prompt: 'first words', custom_title: 'Mine', viewed_at: 14, controls: '{"rev":7}', can_fork: 1, read_only: 1, archived_at: 40, forked_from: 'zero', acp_session_id: 'acp-1' });
   });
 });
+
+describe('stateReasonOf', () => {
+  it('gives a reason this version knows, and leaves out none and one an older or newer version stored', () => {
+    expect(stateReasonOf({ state_reason: 'idle_timeout' })).toEqual({ stateReason: 'idle_timeout' });
+    expect(stateReasonOf({ state_reason: 'agent_exited' })).toEqual({ stateReason: 'agent_exited' });
+    expect(stateReasonOf({ state_reason: null })).toEqual({});
+    expect(stateReasonOf({ state_reason: 'went_to_the_moon' })).toEqual({});
+    expect(stateReasonOf({ state_reason: '' })).toEqual({});
+    // Not a reason however it is spelt: no prototype key, no other case.
+    expect(stateReasonOf({ state_reason: 'constructor' })).toEqual({});
+    expect(stateReasonOf({ state_reason: 'IDLE_TIMEOUT' })).toEqual({});
+  });
+});
+
