@@ -69,7 +69,7 @@ export interface NewSessionRow {
  */
 export function stateReasonOf(row: Pick<SessionRow, 'state_reason'>): { stateReason?: StateReason } {
   // Every pushed view reads it (a turn pushes two): a set's look-up, not a parse, which builds an
-  // error for a refused value and was seen taking 30 ms of a flood the first time it ran.
+  // error for a refused value and was once seen holding a flood's loop for 30 ms.
   const reason = row.state_reason;
   return reason !== null && STATE_REASONS.has(reason) ? { stateReason: reason as StateReason } : {};
 }
