@@ -15,7 +15,7 @@ export class Clients {
 
   constructor(private readonly watchers: Watchers) {}
 
-  /** `hook` runs before every frame this sends, and before a command's answer (`SessionHost.dispatch`). */
+  /** `hook` runs before every frame this sends (a command's answer is not one: `SessionHost.dispatch` flushes before it). */
   setBeforeSend(hook: () => void): void {
     this.beforeSend = hook;
   }

@@ -175,6 +175,7 @@ describe('how views are pushed', () => {
       expect(atAnswer[0]!.payload).toMatchObject({ running: true, title: '/history' });
       expect((atAnswer[0]!.payload as SessionViewT).turnStartedAt).toEqual(expect.any(Number));
       await actor.waitAnswered(id, clientMessageId);
+      // Past the host's current turn of work: a view still gathering would have gone out by now.
       await new Promise((resolve) => setImmediate(resolve));
       const all = frames(mark);
       const views = all.filter((e) => e.event === 'session:updated').map((e) => e.payload as SessionViewT);
