@@ -20,7 +20,7 @@
  * for a core (the wall times are not the benchmark's).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -56,7 +56,11 @@ for (const build of builds) {
  * Runs a build's `out/main/cli.js` as `bin/switchboard.mjs` runs the checkout's (a script file,
  * not `node -e`: the host's worker threads inherit the flags it runs with).
  */
-const RUNNER = join(mkdtempSync(join(tmpdir(), 'switchboard-ab-')), 'serve.mjs');
+const RUNNER_DIR = mkdtempSync(join(tmpdir(), 'switchboard-ab-'));
+// However the tool ends (a failure, Ctrl-C), the runner's folder goes with it.
+process.on('exit', () => rmSync(RUNNER_DIR, { recursive: true, force: true }));
+process.on('SIGINT', () => process.exit(130));
+const RUNNER = join(RUNNER_DIR, 'serve.mjs');
 writeFileSync(RUNNER, 'const [cli, ...argv] = process.argv.slice(2);\nprocess.exitCode = await (await import(cli)).main(argv);\n');
 
 /** CPU ms this client used so far. */
