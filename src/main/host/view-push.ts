@@ -26,7 +26,9 @@ export class SessionViewPush implements Disposable {
     this.subscription = o.service.onDidChangeSession((sessionId) => this.queue(sessionId));
   }
 
+  /** Pushes what is still gathered (a quit's last writes: the sessions ended), then stops. */
   dispose(): void {
+    this.flush();
     this.disposed = true;
     this.queued.clear();
     if (this.scheduled) clearImmediate(this.scheduled);
