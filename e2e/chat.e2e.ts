@@ -69,4 +69,28 @@ test.describe('a chat with the demo agent', () => {
     await expect(transcript(other)).toContainText('Done after 2s');
     await expect(messageBox(other)).toBeEnabled();
   });
+
+  test('a prompt keeps its row from Enter to stored: the row is not mounted again', async ({ page, host }) => {
+    await openApp(page, host.url());
+    await newSession(page);
+    // Marks the row of the prompt while it is being sent (the first one seen), before any later
+    // task can replace it: a MutationObserver's callback runs before the next frame from the host.
+    await page.evaluate(() => {
+      const w = window as unknown as { sentRow?: Element; sentRowSeen?: boolean };
+      const observer = new MutationObserver(() => {
+        const row = document.querySelector('[role="log"] .row-user.is-pending');
+        if (!row || w.sentRow) return;
+        w.sentRow = row;
+        observer.disconnect();
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    });
+    await send(page, 'one row from start to end');
+    await expect(transcript(page)).toContainText('Echo: one row from start to end');
+    const stored = transcript(page).locator('.row-user', { hasText: 'one row from start to end' });
+    await expect(stored).toHaveCount(1);
+    await expect(stored).not.toHaveClass(/is-pending/);
+    // The element shown while sending is the stored row's: same node, now without "Sending…".
+    expect(await stored.evaluate((el) => (window as unknown as { sentRow?: Element }).sentRow === el)).toBe(true);
+  });
 });

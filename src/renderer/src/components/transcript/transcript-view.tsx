@@ -5,7 +5,7 @@ import { useAppStore, useStoreApi } from '../../store/context';
 import { composerSelectors } from '../../store/slices/composer/selectors';
 import { sessionsSelectors } from '../../store/slices/sessions/selectors';
 import { transcriptSelectors } from '../../store/slices/transcript/selectors';
-import { isBlankRow } from '../../store/slices/transcript/rows';
+import { isBlankRow, promptRowKey } from '../../store/slices/transcript/rows';
 import { FOCUS_NEWEST_EVENT } from '../../lib/shortcuts';
 import { indexOfKey, recalledScroll, rememberScroll } from './scroll-memory';
 import { TranscriptRow, type ThoughtState } from './transcript-row';
@@ -51,6 +51,12 @@ function useFocusedRow(scrollTo: (index: number) => void, onApplied: () => void)
   return { hitKey: focus?.applied ? key : undefined, pending: focus !== undefined && !focus.applied };
 }
 
+/** A prompt being sent keys its row as its stored row will (`promptRowKey`). */
+function pendingKeyAt(pending: readonly { clientMessageId: string }[], i: number): string | undefined {
+  const p = pending[i];
+  return p ? promptRowKey(p.clientMessageId) : undefined;
+}
+
 /**
  * The transcript as a virtualised log. The virtualizer is anchored to the end: it follows new
  * rows while the view is at the bottom, leaves the view alone when the user scrolled up, and
@@ -77,7 +83,7 @@ export function TranscriptView() {
   // Stable between row additions: a new function makes the virtualizer re-measure every row.
   const getItemKey = useCallback(
     (i: number): string | number =>
-      i < layout.count ? (layout.keyAt(i) ?? i) : `pending-${pending[i - layout.count]?.clientMessageId ?? i}`,
+      i < layout.count ? (layout.keyAt(i) ?? i) : (pendingKeyAt(pending, i - layout.count) ?? i),
     [layout, pending],
   );
 

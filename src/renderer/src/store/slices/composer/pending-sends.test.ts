@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Result } from '../../../../../shared/contract';
 import { deferred, ev, flush, range, SID, SID2 } from '../../../test-support/fake-api';
 import { answer, boundStore, ok, showSession } from '../../../test-support/store-fixtures';
+import { transcriptSelectors } from '../transcript/selectors';
 
 describe('pending prompt rows', () => {
   it('drops an accepted prompt row when a page of its session loads, even one without its user_message', async () => {
@@ -44,5 +45,24 @@ describe('pending prompt rows', () => {
     store.setState({ pendingSends: new Map([['c1', { clientMessageId: 'c1', sessionId: SID, text: 'x', status: 'sending', retry: false }]]) });
     await store.getState().loadOlder();
     expect(store.getState().pendingSends.size).toBe(0);
+  });
+
+  it('keys the row of a prompt being sent as its stored row, which takes its place', async () => {
+    const ctx = boundStore();
+    const { fake, store } = ctx;
+    await showSession(ctx);
+    fake.handle('prompt:send', () => ok({ accepted: true as const, duplicate: false }));
+    await store.getState().sendPrompt('hello');
+    await flush();
+    const before = store.getState();
+    expect(before.transcript.rows.count).toBe(0);
+    const sent = transcriptSelectors.rowAt(before, 0);
+    expect(sent).toMatchObject({ type: 'user', pending: true });
+    const clientMessageId = [...before.pendingSends.keys()][0]!;
+    fake.emit('session:event', ev(1, 'user_message', { text: 'hello', clientMessageId }));
+    const after = store.getState();
+    expect(after.pendingSends.size).toBe(0);
+    expect(after.transcript.rows.count).toBe(1);
+    expect(transcriptSelectors.rowAt(after, 0)).toMatchObject({ type: 'user', pending: false, key: sent!.key });
   });
 });

@@ -3,7 +3,7 @@ import type { SessionEventT } from '../../../../../shared/contract';
 import { ev, SID } from '../../../test-support/fake-api';
 import { answer, boundStore, ok } from '../../../test-support/store-fixtures';
 import { buildRows } from '../../../test-support/rows';
-import { isBlankRow, lastUserPrompt, RowGrouper, type Row, type RowList } from './rows';
+import { isBlankRow, lastUserPrompt, promptRowKey, RowGrouper, type Row, type RowList } from './rows';
 
 /** A message row's text as its pieces give it (what Markdown feeds on while it streams). */
 function piecesText(row: Row | undefined): string | undefined {
@@ -195,6 +195,21 @@ describe('RowGrouper', () => {
     expect(all(after)).toEqual(buildRows([...events]));
     expect(before.count).toBe(2);
     expect(grouper.update(events)).toBe(after);
+  });
+
+  it("keys a stored prompt as it was keyed while sent; a prompt with no id, or an id already keyed, by its seq", () => {
+    const events = [
+      ev(1, 'user_message', { text: 'sent here', clientMessageId: 'c1' }),
+      ev(2, 'agent_message', { text: 'a' }),
+      ev(3, 'user_message', { text: 'from an older host' }),
+      // The same id again (an imported transcript): keys stay unique.
+      ev(4, 'user_message', { text: 'again', clientMessageId: 'c1' }),
+    ];
+    const grouper = new RowGrouper();
+    const keys = (list: RowList): string[] => all(list).map((r) => r.key);
+    expect(keys(grouper.update(events))).toEqual([promptRowKey('c1'), 'agent-2', 'user-3', 'user-4']);
+    // A regroup from scratch (an older page prepended) keys them the same way again.
+    expect(keys(grouper.update([ev(0, 'agent_message', { text: 'older' }), ...events]))).toEqual(['agent-0', promptRowKey('c1'), 'agent-2', 'user-3', 'user-4']);
   });
 
   it('answers the same list for the same events and for invisible events', () => {

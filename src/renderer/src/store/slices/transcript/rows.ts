@@ -49,6 +49,13 @@ export interface PermissionResolution {
 /** How a question from the agent was answered (its answer as the transcript keeps it: secrets masked). */
 export type QuestionAnswer = Omit<EventOf<'question_answered'>['payload'], 'requestId'>;
 
+/**
+ * The key of a prompt's row, while it is sent and once it is stored: the same, so the stored
+ * row takes the sent one's place in the list (its element, its measured height) instead of
+ * replacing it with a new one that is mounted, laid out and measured again.
+ */
+export const promptRowKey = (clientMessageId: string): string => `prompt-${clientMessageId}`;
+
 /** One visual row of the transcript; `key` stays stable while the row grows. */
 export type Row =
   /** `seq`: the stored message's (absent while it is being sent): a fork point for Edit and resend. */
@@ -243,6 +250,8 @@ export class RowGrouper {
   private looseCheckpoint: { checkpointId: string; partial: boolean } | undefined;
   /** Turns that ended before their checkpoint was stored: the checkpoint adds their end line when it comes. */
   private endedWithout = new Set<string>();
+  /** Prompt ids whose row has the prompt's key: a second stored prompt with the same id (an import) keys by seq. */
+  private promptKeys = new Set<string>();
   /** The row that a following chunk of the same kind may extend. */
   private open: { index: number; kind: 'agent' | 'thought' } | undefined;
   private source: readonly SessionEventT[] = [];
@@ -335,9 +344,17 @@ export class RowGrouper {
     this.open = this.open && this.open.index >= r ? { ...this.open, index: this.open.index - r } : undefined;
   }
 
+  private userKey(e: EventOf<'user_message'>): string {
+    const id = e.payload.clientMessageId;
+    if (id === undefined || this.promptKeys.has(id)) return `user-${e.seq}`;
+    this.promptKeys.add(id);
+    return promptRowKey(id);
+  }
+
   private reset(): void {
     // A new array: snapshots handed out before keep the old one intact.
     this.rows = [];
+    this.promptKeys = new Set();
     this.rowOf = [];
     this.toolIndex = new Map();
     this.permissionIndex = new Map();
@@ -389,7 +406,7 @@ export class RowGrouper {
         this.planIndex = undefined;
         this.push({
           type: 'user',
-          key: `user-${e.seq}`,
+          key: this.userKey(e),
           text: e.payload.text,
           pending: false,
           seq: e.seq,

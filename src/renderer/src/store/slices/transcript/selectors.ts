@@ -1,7 +1,7 @@
 import type { AppState } from '../../app-store';
 import { composerSelectors } from '../composer/selectors';
 import type { PendingSend } from '../composer/initial-state';
-import type { Row } from './rows';
+import { promptRowKey, type Row } from './rows';
 import { recordOf } from '../../../../../shared/contract';
 
 /** One row object per optimistic prompt, so its row re-renders only when the prompt changes. */
@@ -12,7 +12,7 @@ function pendingRow(p: PendingSend): Row {
   if (!row) {
     row = {
       type: 'user',
-      key: `pending-${p.clientMessageId}`,
+      key: promptRowKey(p.clientMessageId),
       text: p.text,
       pending: true,
       ...(p.content?.length ? { attachments: p.content.map((b) => recordOf(b)) } : {}),
