@@ -52,10 +52,7 @@ function useFocusedRow(scrollTo: (index: number) => void, onApplied: () => void)
 }
 
 /** A prompt being sent keys its row as its stored row will (`promptRowKey`). */
-function pendingKeyAt(pending: readonly { clientMessageId: string }[], i: number): string | undefined {
-  const p = pending[i];
-  return p ? promptRowKey(p.clientMessageId) : undefined;
-}
+const promptRowKeyOr = (clientMessageId: string | undefined, i: number): string | number => (clientMessageId === undefined ? i : promptRowKey(clientMessageId));
 
 /**
  * The transcript as a virtualised log. The virtualizer is anchored to the end: it follows new
@@ -69,7 +66,7 @@ export function TranscriptView() {
   const hasOlder = useAppStore(transcriptSelectors.hasOlder);
   const loadingOlder = useAppStore(transcriptSelectors.isLoadingOlder);
   const error = useAppStore(transcriptSelectors.error);
-  const pending = useAppStore(composerSelectors.pendingForCurrent);
+  const pendingIds = useAppStore(composerSelectors.pendingIdsForCurrent);
   const creating = useAppStore(sessionsSelectors.isCreatingCurrent);
   const loadOlder = useAppStore((s) => s.loadOlder);
   const setFollowing = useAppStore((s) => s.setFollowing);
@@ -79,12 +76,12 @@ export function TranscriptView() {
   const loadNewer = useAppStore((s) => s.loadNewer);
   const showLatest = useAppStore((s) => s.showLatest);
 
-  const count = layout.count + pending.length;
+  const count = layout.count + pendingIds.length;
   // Stable between row additions: a new function makes the virtualizer re-measure every row.
   const getItemKey = useCallback(
     (i: number): string | number =>
-      i < layout.count ? (layout.keyAt(i) ?? i) : (pendingKeyAt(pending, i - layout.count) ?? i),
-    [layout, pending],
+      i < layout.count ? (layout.keyAt(i) ?? i) : promptRowKeyOr(pendingIds[i - layout.count], i),
+    [layout, pendingIds],
   );
 
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -160,7 +157,7 @@ export function TranscriptView() {
   const total = virtualizer.getTotalSize();
   useEffect(() => {
     if (ready && stick.current && !focusPending && count > 0) virtualizer.scrollToEnd();
-  }, [ready, layout, pending, count, virtualizer, focusPending, total]);
+  }, [ready, layout, pendingIds, count, virtualizer, focusPending, total]);
 
   const store = useStoreApi();
   /** Focuses row `from`, or the next one with something to show in the direction of `step`; scrolls it in first. */

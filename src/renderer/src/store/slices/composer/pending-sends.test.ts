@@ -3,6 +3,7 @@ import type { Result } from '../../../../../shared/contract';
 import { deferred, ev, flush, range, SID, SID2 } from '../../../test-support/fake-api';
 import { answer, boundStore, ok, showSession } from '../../../test-support/store-fixtures';
 import { transcriptSelectors } from '../transcript/selectors';
+import { composerSelectors } from './selectors';
 
 describe('pending prompt rows', () => {
   it('drops an accepted prompt row when a page of its session loads, even one without its user_message', async () => {
@@ -64,5 +65,28 @@ describe('pending prompt rows', () => {
     expect(after.pendingSends.size).toBe(0);
     expect(after.transcript.rows.count).toBe(1);
     expect(transcriptSelectors.rowAt(after, 0)).toMatchObject({ type: 'user', pending: false, key: sent!.key });
+  });
+
+  it("keeps the list of pending ids the same object when a prompt's answer only changes its status", async () => {
+    const ctx = boundStore();
+    const { fake, store } = ctx;
+    await showSession(ctx);
+    const answerOf = deferred<Result<{ accepted: true; duplicate: boolean }>>();
+    fake.handle('prompt:send', () => answerOf.promise);
+    await store.getState().sendPrompt('hello');
+    const sending = composerSelectors.pendingIdsForCurrent(store.getState());
+    const entries = composerSelectors.pendingForCurrent(store.getState());
+    expect(sending).toHaveLength(1);
+    answerOf.resolve(ok({ accepted: true as const, duplicate: false }));
+    await flush();
+    const s = store.getState();
+    expect([...s.pendingSends.values()][0]?.status).toBe('accepted');
+    // The entries changed (their status), the ids did not: the transcript sees one list.
+    expect(composerSelectors.pendingForCurrent(s)).not.toBe(entries);
+    expect(composerSelectors.pendingIdsForCurrent(s)).toBe(sending);
+    await store.getState().sendPrompt('again');
+    const two = composerSelectors.pendingIdsForCurrent(store.getState());
+    expect(two).not.toBe(sending);
+    expect(two).toHaveLength(2);
   });
 });

@@ -20,8 +20,25 @@ function pendingForCurrent(s: AppState): readonly PendingSend[] {
   return lastList;
 }
 
+const NO_IDS: readonly string[] = [];
+let lastIds: readonly string[] = NO_IDS;
+
+/**
+ * The ids of the current session's optimistic prompts, in order: the same array while they are
+ * the same ids. A prompt's answer (`sending` → `accepted`) changes its entry but not its row's
+ * place or key, and must not look like a new list to the transcript's virtualizer (a new key
+ * function re-measures every row it shows).
+ */
+function pendingIdsForCurrent(s: AppState): readonly string[] {
+  const list = pendingForCurrent(s);
+  if (list.length === lastIds.length && list.every((p, i) => p.clientMessageId === lastIds[i])) return lastIds;
+  lastIds = list.length === 0 ? NO_IDS : list.map((p) => p.clientMessageId);
+  return lastIds;
+}
+
 export const composerSelectors = {
   pendingForCurrent,
+  pendingIdsForCurrent,
   sendErrorForCurrent: (s: AppState) =>
     s.sendError && s.sendError.sessionId === (s.currentSessionId ?? '') ? s.sendError : undefined,
   notices: (s: AppState) => s.notices,
