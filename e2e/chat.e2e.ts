@@ -93,4 +93,32 @@ test.describe('a chat with the demo agent', () => {
     // The element shown while sending is the stored row's: same node, now without "Sending…".
     expect(await stored.evaluate((el) => (window as unknown as { sentRow?: Element }).sentRow === el)).toBe(true);
   });
+
+  test('follows new rows and a growing answer at the bottom, and leaves a view scrolled up alone', async ({ page, host }) => {
+    await page.setViewportSize({ width: 900, height: 560 });
+    await openApp(page, host.url());
+    await newSession(page);
+    const log = transcript(page);
+    const fromEnd = () => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    for (let i = 1; i <= 8; i++) {
+      await send(page, `turn ${i} of a transcript taller than its window`);
+      await expect(log).toContainText(`Echo: turn ${i} of a transcript`);
+      await expect(running(page)).toHaveCount(0);
+      // The newest row is in view: the log is at its end (within a pixel or two of rounding).
+      await expect.poll(fromEnd).toBeLessThan(3);
+    }
+    expect(await log.evaluate((el) => el.scrollHeight > el.clientHeight * 1.5)).toBe(true);
+    // An answer that grows in place (one bubble, line after line) stays in view as it grows.
+    await send(page, '/markdown 6 200');
+    await expect(running(page)).toHaveCount(0, { timeout: 30_000 });
+    await expect.poll(fromEnd).toBeLessThan(3);
+    // Scrolled up, the view stays where the person left it while more comes.
+    await log.evaluate((el) => el.scrollTo({ top: 0 }));
+    await expect.poll(() => log.evaluate((el) => el.scrollTop)).toBe(0);
+    await send(page, 'one more while scrolled up');
+    await expect(running(page)).toHaveCount(0);
+    await page.waitForTimeout(300);
+    expect(await log.evaluate((el) => el.scrollTop)).toBeLessThan(5);
+    expect(await fromEnd()).toBeGreaterThan(200);
+  });
 });
