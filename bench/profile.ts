@@ -21,6 +21,9 @@
  *   first-text [DATA_DIR]                the page, Enter → first text, 9 new sessions in a row (on
  *                                        DATA_DIR as it is, if given)
  *   ready                                `serve` from spawn to its ready line
+ *   first-text-path [N]                  Enter → the agent's first text handled by the page, hop
+ *                                        by hop across the page, the host and the agent (N new
+ *                                        sessions, default 12), on one wall clock
  *
  * --pin (ingest, backfill): while measured, the host's threads run on core 0 and every other
  * process of the run (agents, watchdog, this client) on core 1. A sampling profile counts the
@@ -37,6 +40,7 @@ import { build } from 'vite';
 import { memoisedMicromarkExtensions } from '../scripts/vite-micromark';
 import { archive, copyArchive } from './lib/archive';
 import { launchBrowser, newSession, openWindow, sendPrompt } from './lib/browser';
+import { HOPS, hopsOf, readIoTrace, type PageMarks } from './lib/first-text-path';
 import { stalls, summarise, type CpuProfile, type Window } from './lib/cpu-profile';
 import { traceLines } from './lib/trace';
 import { liveSession, promptTurn } from './lib/host';
@@ -272,6 +276,70 @@ switch (scenario) {
     }
     break;
   }
+  case 'first-text-path': {
+    const turns = Number(rest[0] ?? 12);
+    const ioDir = join(out, 'io');
+    mkdirSync(ioDir);
+    const dir = tempDataDir();
+    const serve = await startServe(dir.path, [], { NODE_OPTIONS: `--import ${pathToFileURL(join(root, 'bench/lib/io-trace.mjs')).href}`, SWITCHBOARD_IO_TRACE_DIR: ioDir });
+    const browser = await launchBrowser();
+    try {
+      // The page's marks: the Enter, the prompt's send and the agent's text reaching its handler.
+      // (No named functions inside: the bundler would wrap them in a helper the page lacks.)
+      const page = await openWindow(browser, serve.url, () => {
+        const w = window as unknown as { marks: { enter: number; sent?: number; textHandled?: number } | undefined };
+        const socket = WebSocket.prototype;
+        const send = socket.send;
+        socket.send = function (this: WebSocket, data: string) {
+          if (w.marks && w.marks.sent === undefined && data.includes('"prompt:send"')) w.marks.sent = performance.timeOrigin + performance.now();
+          return send.call(this, data);
+        };
+        const listen = socket.addEventListener;
+        Object.defineProperty(socket, 'onmessage', {
+          set(this: WebSocket, handler: (e: MessageEvent) => void) {
+            listen.call(this, 'message', (e: Event) => {
+              const data = String((e as MessageEvent).data);
+              if (w.marks && w.marks.textHandled === undefined && data.includes('"kind":"agent_message"')) w.marks.textHandled = performance.timeOrigin + performance.now();
+              handler.call(this, e as MessageEvent);
+            });
+          },
+        });
+        document.addEventListener('keydown', (e) => e.key === 'Enter' && (w.marks = { enter: performance.timeOrigin + performance.now() }), { capture: true });
+      });
+      await newSession(page);
+      const marks: PageMarks[] = [];
+      for (let i = 0; i < turns + 2; i++) {
+        await newSession(page);
+        await page.waitForTimeout(300);
+        await sendPrompt(page, '/history');
+        await page.getByText('History: 0').last().waitFor();
+        await page.waitForTimeout(100);
+        const m = await page.evaluate(() => (window as unknown as { marks: PageMarks }).marks);
+        if (i >= 2) marks.push(m);
+      }
+      const lines = readIoTrace(ioDir, serve.child.pid!);
+      const all: Record<string, number>[] = [];
+      for (const [i, m] of marks.entries()) {
+        const hops = hopsOf(m, lines);
+        if (typeof hops === 'string') console.log(`turn ${i + 1}: ${hops}`);
+        else all.push(hops);
+      }
+      const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      console.log(`\n${all.length} of ${marks.length} turns, /history in a new session; median and range of each hop (ms):`);
+      for (const hop of HOPS) {
+        const xs = all.map((h) => h[hop]!);
+        console.log(`${med(xs).toFixed(1).padStart(7)}  (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})  ${hop}`);
+      }
+      const totals = marks.map((m) => m.textHandled - m.enter);
+      console.log(`${med(totals).toFixed(1).padStart(7)}  (${Math.min(...totals).toFixed(1)}–${Math.max(...totals).toFixed(1)})  Enter → text handled by the page (its paint is the next frame)`);
+      console.log(`io traces: ${ioDir}`);
+    } finally {
+      await browser.close();
+      await serve.stop();
+      dir.cleanup();
+    }
+    break;
+  }
   case 'ready': {
     // serve from spawn to its ready line; the profile stops at exit, so the shutdown is in it too.
     const dir = tempDataDir();
@@ -289,7 +357,7 @@ switch (scenario) {
     break;
   }
   default:
-    console.error('usage: node --import tsx bench/profile.ts stream|ingest|backfill|open|first-text|ready [ARGS] (see the top of bench/profile.ts)');
+    console.error('usage: node --import tsx bench/profile.ts stream|ingest|backfill|open|first-text|first-text-path|ready [ARGS] (see the top of bench/profile.ts)');
     process.exitCode = 2;
 }
 console.error(`profiles in ${out}`);

@@ -23,8 +23,10 @@ export async function launchBrowser(): Promise<Browser> {
  * New session is enabled during the boot too, but a dialog opened then has no folder yet: on a
  * folder of 50,000 sessions the boot takes seconds.
  */
-export async function openWindow(browser: Browser, url: string): Promise<Page> {
+export async function openWindow(browser: Browser, url: string, init?: () => void): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // Runs in the page before its own scripts (a probe of its WebSocket, say).
+  if (init) await page.addInitScript(init);
   await page.goto(url);
   await page.getByRole('combobox', { name: 'Message' }).waitFor();
   await page.getByRole('button', { name: 'New session' }).waitFor();
