@@ -191,8 +191,10 @@ export class SessionOpener {
     const agent = o.agent(row.agent_id);
     const live = new LiveSession(row.id, row.cwd, {
       record: (id, e) => {
-        live.noteActivity(o.clock.now());
-        this.record(id, e);
+        // One read of the clock for both: the session's activity and the event's time.
+        const at = o.clock.now();
+        live.noteActivity(at);
+        this.record(id, e, at);
       },
       permission: (id, req, signal) => {
         live.noteActivity(o.clock.now());
@@ -299,9 +301,9 @@ export class SessionOpener {
     if (text) this.ctx.o.log.append(sessionId, 'notice', { kind: 'mcp_servers', text });
   }
 
-  private record(sessionId: string, e: MappedEvent): void {
+  private record(sessionId: string, e: MappedEvent, at: number): void {
     const { o } = this.ctx;
-    o.log.append(sessionId, e.kind, e.payload);
+    o.log.append(sessionId, e.kind, e.payload, at);
     // The files may have changed: the header's status and an open Changes follow (debounced).
     if (e.kind === 'file_written' || ((e.kind === 'tool_call' || e.kind === 'tool_call_update') && (e.payload.status === 'completed' || e.payload.status === 'failed'))) {
       o.workspace.touched(sessionId);

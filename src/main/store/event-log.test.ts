@@ -42,6 +42,16 @@ describe('EventLog', () => {
     expect(store.sessions.get('b')?.last_seq).toBe(1);
   });
 
+  it("stamps an event with the time its caller read, or the clock's when none is given", () => {
+    const { log, runTick, committed } = setup();
+    const now = Date.parse('2026-12-03T12:00:00Z');
+    log.append('a', 'agent_message', { text: 'given' }, now - 5_000);
+    log.append('b', 'user_message', { text: 'now' });
+    runTick();
+    expect(committed.map((e) => e.at)).toEqual([now - 5_000, new FakeClock().now()]);
+    expect(log.events.pageAfter('a', 0, 10).events[0]?.at).toBe(now - 5_000);
+  });
+
   it('continues the sequence after a reopen of the same file', () => {
     const { log, runTick, file, store } = setup();
     log.append('a', 'user_message', { text: '1' });

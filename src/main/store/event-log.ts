@@ -111,10 +111,14 @@ export class EventLog implements Disposable {
     });
   }
 
-  /** Queues an event for `sessionId`; returns its seq (shared with the chunk it joined). */
-  append<K extends EventKind>(sessionId: string, kind: K, payload: PayloadOf<K>): number {
+  /**
+   * Queues an event for `sessionId`; returns its seq (shared with the chunk it joined). `at`:
+   * when it came, for a caller that has read the clock for it already (an agent's update: one
+   * read an event, where a flood is hundreds of thousands of events).
+   */
+  append<K extends EventKind>(sessionId: string, kind: K, payload: PayloadOf<K>, at = this.clock.now()): number {
     // `payload` is PayloadOf<K> for this very `kind`: the signature is what keeps them paired.
-    return this.queue({ sessionId, seq: 0, kind, payload, at: this.clock.now() } as StoredEvent, true);
+    return this.queue({ sessionId, seq: 0, kind, payload, at } as StoredEvent, true);
   }
 
   /**
