@@ -140,7 +140,7 @@ test.describe('a whole day by keyboard, no pointer', () => {
   });
 });
 
-test('a prompt that has the focus while it is sent gives it to its stored row, so the arrow keys go on', async ({ page, host }) => {
+test('a prompt that has the focus while it is sent keeps it as its stored row, so the arrow keys go on', async ({ page, host }) => {
   // Holds the window's prompt:send frames until released: the prompt stays a row being sent.
   const held: string[] = [];
   let hold = false;
@@ -172,8 +172,10 @@ test('a prompt that has the focus while it is sent gives it to its stored row, s
   const before = await focused(page).elementHandle();
   release();
   await expect(transcript(page)).toContainText('Echo: held back');
-  // Another element (the stored row), the same place: still a message, and ↑ goes to the one above.
-  await expect.poll(() => before?.evaluate((el) => el !== document.activeElement)).toBe(true);
+  // The stored row takes the sent row's place and element (one key from Enter to stored): the
+  // focus stays on it, a message no longer being sent, and ↑ goes to the one above.
+  await expect(focused(page)).not.toContainText('Sending…');
+  expect(await before?.evaluate((el) => el === document.activeElement)).toBe(true);
   await expect(focused(page)).toHaveAttribute('role', 'article');
   await expect(focused(page)).toContainText('held back');
   await page.keyboard.press('ArrowUp');

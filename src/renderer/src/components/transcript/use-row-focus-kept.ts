@@ -1,10 +1,12 @@
 import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 
 /**
- * Keeps the keyboard's place in the transcript when the focused row's element is replaced: a
- * prompt shown while it is sent becomes its stored row (another key, so another element), rows
- * are regrouped. Without this the focus falls to the page and the next arrow key scrolls the page
- * instead of moving between messages. The row now at the same index takes the focus.
+ * Keeps the keyboard's place in the transcript when the focused row's element is replaced: rows
+ * regrouped from scratch can key a row anew (a message whose first chunks came back with an older
+ * page), and React then draws it as another element. (A prompt's sent row and its stored row have
+ * one key and keep one element: `promptRowKey`.) Without this the focus falls to the page and the
+ * next arrow key scrolls the page instead of moving between messages. The row now at the same
+ * index takes the focus.
  *
  * A row the person left (a click elsewhere, Tab out) is forgotten: only a row whose element left
  * the page while it had the focus is given back, and only to a row drawn at the same index (a
