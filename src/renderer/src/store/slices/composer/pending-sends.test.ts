@@ -5,14 +5,19 @@ import { answer, boundStore, ok, showSession } from '../../../test-support/store
 import { transcriptSelectors } from '../transcript/selectors';
 import { composerSelectors } from './selectors';
 
+/** A window on an empty session that sent `text`, which the host accepted. */
+async function acceptedPrompt(text: string) {
+  const ctx = boundStore();
+  await showSession(ctx);
+  ctx.fake.handle('prompt:send', () => ok({ accepted: true as const, duplicate: false }));
+  await ctx.store.getState().sendPrompt(text);
+  await flush();
+  return ctx;
+}
+
 describe('pending prompt rows', () => {
   it('drops an accepted prompt row when a page of its session loads, even one without its user_message', async () => {
-    const ctx = boundStore();
-    const { fake, store } = ctx;
-    await showSession(ctx);
-    fake.handle('prompt:send', () => ok({ accepted: true as const, duplicate: false }));
-    await store.getState().sendPrompt('hello');
-    await flush();
+    const { fake, store } = await acceptedPrompt('hello');
     expect([...store.getState().pendingSends.values()][0]?.status).toBe('accepted');
     // The user_message is not on the newest page (many events followed): the row still goes.
     fake.handle('transcript:page', () => ok({ events: range(100, 149), hasMore: true }));
@@ -49,12 +54,7 @@ describe('pending prompt rows', () => {
   });
 
   it('keys the row of a prompt being sent as its stored row, which takes its place', async () => {
-    const ctx = boundStore();
-    const { fake, store } = ctx;
-    await showSession(ctx);
-    fake.handle('prompt:send', () => ok({ accepted: true as const, duplicate: false }));
-    await store.getState().sendPrompt('hello');
-    await flush();
+    const { fake, store } = await acceptedPrompt('hello');
     const before = store.getState();
     expect(before.transcript.rows.count).toBe(0);
     const sent = transcriptSelectors.rowAt(before, 0);
