@@ -7,7 +7,7 @@
  * the options. Not part of `npm test`: it takes many minutes and wants a quiet machine.
  */
 import { parseArgs } from './lib/args';
-import { machine, settle } from './lib/machine';
+import { machine, settle, speed } from './lib/machine';
 import { runBench } from './lib/runner';
 import type { BenchGroup } from './lib/types';
 import { acpxComparison } from './metrics/acpx';
@@ -39,6 +39,7 @@ try {
     err: (line) => process.stderr.write(`${line}\n`),
     machine,
     settle,
+    speed,
     command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
   });
 } catch (err) {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../bench/lib/args';
+import { speed, type Speed } from '../bench/lib/machine';
 import { runBench } from '../bench/lib/runner';
 import type { BenchGroup, Metric, MetricError } from '../bench/lib/types';
 
@@ -29,10 +30,11 @@ function group(names: string[], run: () => (Metric | MetricError)[] | Promise<(M
   return g;
 }
 
-async function bench(groups: BenchGroup[], argv: string[] = []): Promise<{ code: number; out: string; err: string }> {
+async function bench(groups: BenchGroup[], argv: string[] = [], readings?: Speed[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runBench(groups, parseArgs(argv), { out: (l) => out.push(l), err: (l) => err.push(l), machine: () => ({ cores: 2 }), command: 'test' });
+  const speedIo = readings ? { speed: () => readings.shift()! } : {};
+  const code = await runBench(groups, parseArgs(argv), { out: (l) => out.push(l), err: (l) => err.push(l), machine: () => ({ cores: 2 }), command: 'test', ...speedIo });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -167,6 +169,86 @@ describe('bench runner --out and --compare', () => {
     const file = join(dir, 'bad.json');
     writeFileSync(file, '{"hello": 1}');
     expect((await bench([group(['lag_ms'], () => [lag(1)])], ['--compare', file])).code).toBe(2);
+  });
+});
+
+describe('bench runner machine speed', () => {
+  const normal = (): Speed[] => [
+    { nodeStartMs: 45, bareNodeStartMs: 44, cpuMs: 40, env: {} },
+    { nodeStartMs: 47, bareNodeStartMs: 45, cpuMs: 42, env: {} },
+  ];
+  const certs = { NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' };
+  const slow = (): Speed[] => [
+    { nodeStartMs: 90, bareNodeStartMs: 50, cpuMs: 85, env: certs },
+    { nodeStartMs: 95, bareNodeStartMs: 52, cpuMs: 80, env: certs },
+  ];
+
+  it('reads it as the run begins and ends, prints it and stores it with the figures', async () => {
+    const file = join(dir, 'run.json');
+    const seen: string[] = [];
+    const readings = normal();
+    const g = group(['lag_ms'], () => (seen.push('group'), [lag(100)]));
+    const code = await runBench([g], parseArgs(['--out', file]), {
+      out: (l) => seen.push(l),
+      err: () => {},
+      machine: () => ({}),
+      command: 'test',
+      settle: async () => (seen.push('settle'), 'quiet'),
+      speed: () => (seen.push('speed'), readings.shift()!),
+    });
+    expect(code).toBe(0);
+    // Each reading on a quiet machine, one before the first group and one after the last.
+    expect(seen.slice(0, 5)).toEqual(['settle', 'speed', 'settle', 'group', 'settle']);
+    expect(seen[5]).toBe('speed');
+    expect(seen).toContain(
+      'machine speed: node -e 0 in 45 ms (44 ms with only PATH set), the CPU probe 40 ms as the run began; node -e 0 in 47 ms (45 ms with only PATH set), the CPU probe 42 ms as it ended',
+    );
+    expect(seen.some((l) => l.startsWith('the environment sets'))).toBe(false);
+    expect(JSON.parse(readFileSync(file, 'utf8')).speed).toEqual({
+      start: { nodeStartMs: 45, bareNodeStartMs: 44, cpuMs: 40, env: {} },
+      end: { nodeStartMs: 47, bareNodeStartMs: 45, cpuMs: 42, env: {} },
+    });
+  });
+
+  it('says when the machine ran slower than for the stored run, next to the figures flagged worse, which still fail', async () => {
+    const file = join(dir, 'old.json');
+    await bench([group(['lag_ms'], () => [lag(100)])], ['--out', file], normal());
+    const r = await bench([group(['lag_ms'], () => [lag(140)])], ['--compare', file], slow());
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^lag_ms .* \+40% WORSE/m);
+    expect(r.out).toContain('against the stored run (node -e 0 in 46 ms, the CPU probe 41 ms): 2.01× its start-up time, 2.01× its CPU probe\'s');
+    expect(r.out).toContain("this run's machine or environment was slower than the stored run's: the 1 figure(s) flagged WORSE (lag_ms) may be the machine");
+    // What made every start slower is named: the variable, and that the stored run had none.
+    expect(r.out).toContain('the environment sets NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt: every host and agent this run started paid for it');
+    expect(r.out).toContain("the stored run's environment set none of them; this one's NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt");
+    expect(r.out).toContain('1 more than 20% worse');
+  });
+
+  it('says when it ran faster, and nothing of the kind at the same speed', async () => {
+    const file = join(dir, 'old.json');
+    await bench([group(['lag_ms'], () => [lag(100)])], ['--out', file], slow());
+    const faster = await bench([group(['lag_ms'], () => [lag(60)])], ['--compare', file], normal());
+    expect(faster.out).toContain("this run's machine or environment was faster than the stored run's");
+    const same = await bench([group(['lag_ms'], () => [lag(100)])], ['--compare', file], slow());
+    expect(same.out).toContain('1.00× its start-up time');
+    expect(same.out).not.toMatch(/was (slower|faster)/);
+  });
+
+  it('says so when the stored run has no reading', async () => {
+    const file = join(dir, 'old.json');
+    await bench([group(['lag_ms'], () => [lag(100)])], ['--out', file]);
+    expect(JSON.parse(readFileSync(file, 'utf8')).speed).toBeUndefined();
+    const r = await bench([group(['lag_ms'], () => [lag(100)])], ['--compare', file], normal());
+    expect(r.out).toContain('the stored run has no speed reading');
+  });
+
+  it('reads this machine for real, and names the start-up variables the environment sets', () => {
+    const s = speed({ PATH: process.env.PATH, NODE_OPTIONS: '--max-old-space-size=512', HOME: '/nowhere' });
+    for (const ms of [s.nodeStartMs, s.bareNodeStartMs, s.cpuMs]) {
+      expect(ms).toBeGreaterThan(1);
+      expect(ms).toBeLessThan(2_000);
+    }
+    expect(s.env).toEqual({ NODE_OPTIONS: '--max-old-space-size=512' });
   });
 });
 

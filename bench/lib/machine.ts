@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, release, totalmem, type as osType } from 'node:os';
 
@@ -60,4 +61,60 @@ export async function settle(idleShare = 0.9, windowMs = 250, maxMs = 15_000): P
     if (quiet >= 2) return `machine quiet after ${((performance.now() - started) / 1000).toFixed(1)} s`;
   }
   return `machine still busy after ${maxMs / 1000} s (${Math.round(last * 100)}% idle): figures may read high`;
+}
+
+/** Variables of the run's environment that change what every Node process costs to start. */
+const START_VARIABLES = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'] as const;
+
+/**
+ * How fast this machine is right now, by fixed probes, so a run records the day it was taken
+ * on. Two things moved the figures here by up to 2× from one session to the next: the CPU's
+ * speed, and the environment. With `NODE_EXTRA_CA_CERTS` set (this machine sets it to the
+ * system's 220 KB bundle), Node 20 parses that file and its own roots as it starts
+ * (nodejs/node#40524): `node -e 0` took 88 ms with it and 48 ms without it, so every host and
+ * agent start, and `host_ready_ms` (258 → 198 ms), paid it.
+ */
+export interface Speed {
+  /** `node -e 0` spawned and waited for, with the run's environment (as every host and agent is started). Median of 7, ms. */
+  nodeStartMs: number;
+  /** The same with only PATH set: the machine without the environment's cost. Median of 7, ms. */
+  bareNodeStartMs: number;
+  /** A fixed piece of JavaScript work in this process (JSON, a sort, a hash). Median of 7, ms. */
+  cpuMs: number;
+  /** Those of START_VARIABLES the environment sets, with their values. */
+  env: Record<string, string>;
+}
+
+function cpuWork(): void {
+  const rows = Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `row ${i}`, tags: [i % 7, i % 11], text: 'x'.repeat(i % 50) }));
+  const json = JSON.stringify(rows);
+  const back = JSON.parse(json) as typeof rows;
+  back.sort((a, b) => a.text.length - b.text.length || b.id - a.id);
+  createHash('sha256').update(json).update(Buffer.alloc(4 << 20, 1)).digest();
+}
+
+/** The median of 7 after 3 unmeasured (the first spawns and compiles are not the machine's speed). */
+const median = (take: () => number): number => {
+  for (let i = 0; i < 3; i++) take();
+  const all = Array.from({ length: 7 }, take).sort((a, b) => a - b);
+  return Math.round(all[3]! * 10) / 10;
+};
+
+const timedMs = (fn: () => void): number => {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
+};
+
+const nodeStart = (env: NodeJS.ProcessEnv): number => median(() => timedMs(() => spawnSync(process.execPath, ['-e', '0'], { stdio: 'ignore', env })));
+
+export function speed(env: NodeJS.ProcessEnv = process.env): Speed {
+  const set: Record<string, string> = {};
+  for (const name of START_VARIABLES) if (env[name]) set[name] = env[name];
+  return {
+    nodeStartMs: nodeStart(env),
+    bareNodeStartMs: nodeStart({ PATH: env.PATH ?? '' }),
+    cpuMs: median(() => timedMs(cpuWork)),
+    env: set,
+  };
 }

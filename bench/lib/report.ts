@@ -4,6 +4,7 @@
  * more than 20% worse than the stored run fails) are tested without measuring anything.
  */
 import { fmt } from './stats';
+import type { Speed } from './machine';
 import type { Better, Metric, ScalingPoint } from './types';
 
 /** A metric as the run ends: measured (met or missed) or not measured at all. */
@@ -38,6 +39,13 @@ export interface StoredRun {
   metrics: Record<string, StoredMetric>;
   errors?: Record<string, string>;
   scaling?: ScalingPoint[];
+  /** The machine's speed as the run began and ended (runs from before it was recorded have none). */
+  speed?: SpeedReadings;
+}
+
+export interface SpeedReadings {
+  start: Speed;
+  end: Speed;
 }
 
 export interface Change {
@@ -117,10 +125,76 @@ export function summary(v: Verdict, total: number): string {
   return `${parts.join('; ')}: exit ${v.exitCode}`;
 }
 
+const both = (r: SpeedReadings): Omit<Speed, 'env'> => ({
+  nodeStartMs: (r.start.nodeStartMs + r.end.nodeStartMs) / 2,
+  bareNodeStartMs: (r.start.bareNodeStartMs + r.end.bareNodeStartMs) / 2,
+  cpuMs: (r.start.cpuMs + r.end.cpuMs) / 2,
+});
+const times = (x: number): string => `${x.toFixed(2)}×`;
+const ms = (x: number): string => `${Math.round(x)} ms`;
+const envText = (env: Record<string, string>): string =>
+  Object.keys(env).length === 0 ? 'none of them' : Object.entries(env).map(([k, v]) => `${k}=${v}`).join(', ');
+
+/**
+ * What the run says of the machine's speed: its readings, the environment variables that
+ * change every Node start, and with a stored run, how its speed and environment compare with
+ * that run's. A machine more than REGRESSION slower is said to be so, next to the figures
+ * flagged worse (`worse`): they stay flagged, and the reader knows to compare the two builds
+ * side by side before believing them.
+ */
+export function speedLines(now: SpeedReadings, old: StoredRun | undefined, worse: readonly string[] = []): string[] {
+  const reading = (r: Speed): string => `node -e 0 in ${ms(r.nodeStartMs)} (${ms(r.bareNodeStartMs)} with only PATH set), the CPU probe ${ms(r.cpuMs)}`;
+  const lines = [`machine speed: ${reading(now.start)} as the run began; ${reading(now.end)} as it ended`];
+  if (Object.keys(now.start.env).length > 0) {
+    lines.push(`the environment sets ${envText(now.start.env)}: every host and agent this run started paid for it as it started`);
+  }
+  if (!old) return lines;
+  if (!isSpeedReadings(old.speed)) {
+    lines.push('the stored run has no speed reading (taken before runs recorded one): its figures and these may come from machines of different speeds');
+    return lines;
+  }
+  const before = both(old.speed);
+  const mine = both(now);
+  const start = mine.nodeStartMs / before.nodeStartMs;
+  const cpu = mine.cpuMs / before.cpuMs;
+  lines.push(`against the stored run (node -e 0 in ${ms(before.nodeStartMs)}, the CPU probe ${ms(before.cpuMs)}): ${times(start)} its start-up time, ${times(cpu)} its CPU probe's`);
+  if (envText(old.speed.start.env) !== envText(now.start.env)) {
+    lines.push(`the stored run's environment set ${envText(old.speed.start.env)}; this one's ${envText(now.start.env)}`);
+  }
+  if (Math.max(start, cpu) > 1 + REGRESSION) {
+    lines.push(
+      `this run's machine or environment was slower than the stored run's${worse.length ? `: the ${worse.length} figure(s) flagged WORSE (${worse.join(', ')}) may be the machine or the environment; compare the builds side by side before believing them` : ''}`,
+    );
+  } else if (Math.min(start, cpu) < 1 / (1 + REGRESSION)) {
+    lines.push("this run's machine or environment was faster than the stored run's: figures that read better may be the machine or the environment");
+  }
+  return lines;
+}
+
+function isSpeed(x: unknown): x is Speed {
+  if (typeof x !== 'object' || x === null) return false;
+  const s = x as Speed;
+  const positive = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n > 0;
+  return positive(s.nodeStartMs) && positive(s.bareNodeStartMs) && positive(s.cpuMs) && typeof s.env === 'object' && s.env !== null;
+}
+
+function isSpeedReadings(x: unknown): x is SpeedReadings {
+  return typeof x === 'object' && x !== null && isSpeed((x as SpeedReadings).start) && isSpeed((x as SpeedReadings).end);
+}
+
 /** The JSON `--out` writes and `--compare` reads. */
 export function storedRun(
   outcomes: readonly Outcome[],
-  extra: { machine: unknown; command: string; quick: boolean; seconds: number; scaling: readonly ScalingPoint[]; verdict: Verdict; targetsOverridden: Record<string, number> },
+  extra: {
+    machine: unknown;
+    speed?: SpeedReadings;
+    command: string;
+    quick: boolean;
+    seconds: number;
+    scaling: readonly ScalingPoint[];
+    verdict: Verdict;
+    targetsOverridden: Record<string, number>;
+  },
 ): StoredRun & Record<string, unknown> {
   const metrics: Record<string, StoredMetric> = {};
   const errors: Record<string, string> = {};
@@ -133,6 +207,7 @@ export function storedRun(
   }
   return {
     machine: extra.machine,
+    ...(extra.speed ? { speed: extra.speed } : {}),
     command: extra.command,
     quick: extra.quick,
     seconds: Math.round(extra.seconds),

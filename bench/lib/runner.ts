@@ -6,7 +6,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { USAGE, type BenchArgs } from './args';
-import { compare, outcomeOf, parseStoredRun, storedRun, summary, table, verdict, type Outcome } from './report';
+import type { Speed } from './machine';
+import { compare, outcomeOf, parseStoredRun, speedLines, storedRun, summary, table, verdict, type Outcome, type SpeedReadings } from './report';
 import { fmt } from './stats';
 import { isMetricError, type BenchContext, type BenchGroup, type Metric, type MetricError, type ScalingPoint } from './types';
 
@@ -20,6 +21,8 @@ export interface RunnerIo {
    * exiting, its files reaching the disk); resolves with what it saw, said in the progress.
    */
   settle?: () => Promise<string>;
+  /** The machine's speed (`speed` in machine.ts), read on a quiet machine as the run begins and ends. */
+  speed?: () => Speed;
 }
 
 export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);
@@ -51,7 +54,16 @@ export async function runBench(groups: readonly BenchGroup[], args: BenchArgs, i
     progress: (message) => io.err(`  · ${message}`),
     point: (p) => scaling.push(p),
   };
+  const readSpeed = async (when: string): Promise<Speed | undefined> => {
+    if (!io.speed) return undefined;
+    io.err(`machine speed (${when})`);
+    if (io.settle) io.err(`  · ${await io.settle()}`);
+    const s = io.speed();
+    io.err(`  · node -e 0 in ${Math.round(s.nodeStartMs)} ms (${Math.round(s.bareNodeStartMs)} ms with only PATH set), the CPU probe ${Math.round(s.cpuMs)} ms`);
+    return s;
+  };
   const started = performance.now();
+  const speedAtStart = await readSpeed('as the run begins');
   const outcomes: Outcome[] = [];
   for (const group of groups) {
     const names = group.names.filter((n) => wanted.has(n));
@@ -81,6 +93,8 @@ export async function runBench(groups: readonly BenchGroup[], args: BenchArgs, i
       outcomes.push(outcomeOf(target === undefined ? m : { ...m, target, detail: `${m.detail ? `${m.detail}; ` : ''}target set by --target` }));
     }
   }
+  const speedAtEnd = await readSpeed('as the run ends');
+  const speed: SpeedReadings | undefined = speedAtStart && speedAtEnd ? { start: speedAtStart, end: speedAtEnd } : undefined;
   const changes = old ? compare(outcomes, old) : undefined;
   const v = verdict(outcomes, changes);
   for (const line of table(outcomes, changes)) io.out(line);
@@ -90,9 +104,10 @@ export async function runBench(groups: readonly BenchGroup[], args: BenchArgs, i
   }
   const seconds = (performance.now() - started) / 1000;
   io.out(`\n${args.quick ? 'quick run (small sizes, not comparable with a full run), ' : ''}${seconds.toFixed(0)} s`);
+  if (speed) for (const line of speedLines(speed, old, v.worse)) io.out(line);
   io.out(summary(v, outcomes.length));
   if (args.out) {
-    const json = storedRun(outcomes, { machine: io.machine(), command: io.command, quick: args.quick, seconds, scaling, verdict: v, targetsOverridden: args.targets });
+    const json = storedRun(outcomes, { machine: io.machine(), speed, command: io.command, quick: args.quick, seconds, scaling, verdict: v, targetsOverridden: args.targets });
     writeFileSync(args.out, JSON.stringify(json, null, 2) + '\n');
   }
   return v.exitCode;
