@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownProcess, ROLE_FLAG } from './own-process';
+import { helperEnv, ownProcess, ROLE_FLAG } from './own-process';
 
 describe('ownProcess: how the app starts its own helpers', () => {
   it('runs the script with Node under Node', () => {
@@ -20,5 +20,14 @@ describe('ownProcess: how the app starts its own helpers', () => {
   it('names the app folder first for Electron run from a folder (development)', () => {
     const dev = { execPath: '/n/electron', argv: ['/n/electron', '/src/switchboard'], versions: { electron: '45.5.0' }, defaultApp: true };
     expect(ownProcess('watchdog', ['x'], ['--host-pid', '1'], dev).args).toEqual(['/src/switchboard', `${ROLE_FLAG}=watchdog`, '--host-pid', '1']);
+  });
+});
+
+describe('helperEnv: what a helper that opens no connection starts with', () => {
+  it('is the environment without NODE_EXTRA_CA_CERTS (Node 20 parses that file as every process starts), the given one unchanged', () => {
+    const env = { PATH: '/bin', HOME: '/h', NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', NODE_OPTIONS: '--x' };
+    expect(helperEnv(env)).toEqual({ PATH: '/bin', HOME: '/h', NODE_OPTIONS: '--x' });
+    expect(env.NODE_EXTRA_CA_CERTS).toBe('/etc/ssl/certs/ca-certificates.crt');
+    expect(helperEnv({ PATH: '/bin' })).toEqual({ PATH: '/bin' });
   });
 });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureLogger, type LogEntry } from '../../test-support/capture-logger';
 import { demoAgent } from '../../test-support/demo-agent';
@@ -80,6 +81,21 @@ describe('Watchdog: a process of its own that outlives its host', () => {
 
     w.dispose();
     await waitUntil(() => !isLive(agent.pid) && !isLive(agent.helper), 'the new watchdog to kill the agent', 5_000);
+  });
+
+  it.runIf(process.platform === 'linux')('starts without NODE_EXTRA_CA_CERTS, which it has no use for and Node would parse as it starts', async () => {
+    const before = process.env.NODE_EXTRA_CA_CERTS;
+    process.env.NODE_EXTRA_CA_CERTS = '/etc/ssl/certs/ca-certificates.crt';
+    let w: Watchdog;
+    try {
+      w = start();
+    } finally {
+      if (before === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+      else process.env.NODE_EXTRA_CA_CERTS = before;
+    }
+    const environ = readFileSync(`/proc/${w.pid!}/environ`, 'utf8').split('\0');
+    expect(environ.some((v) => v.startsWith('PATH='))).toBe(true);
+    expect(environ.filter((v) => v.startsWith('NODE_EXTRA_CA_CERTS='))).toEqual([]);
   });
 
   it('on demand: starts no process until the first agent is tracked, then one that kills it once the pipe closes', async () => {

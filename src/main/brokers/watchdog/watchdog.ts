@@ -6,7 +6,7 @@ import type { Disposable } from '../../util/lifecycle';
 import type { Logger } from '../../util/log';
 import { processStartTime } from '../../util/process-info';
 import { encodeMessage, type WatchdogMessage, type WatchedAgent } from './protocol';
-import { ownProcess } from '../../util/own-process';
+import { helperEnv, ownProcess } from '../../util/own-process';
 
 /** Who hears of each agent process from its spawn until its group is gone (BrokerPool). */
 export interface AgentWatch {
@@ -124,6 +124,7 @@ export class Watchdog implements AgentWatch, Disposable {
       const launch = ownProcess('watchdog', entry, ['--host-pid', String(process.pid), ...(hostStart ? ['--host-start', hostStart] : [])]);
       child = spawn(launch.command, launch.args, {
         stdio: ['pipe', 'ignore', stderr ?? 'ignore'],
+        env: helperEnv(),
         // Its own session: a signal to the host's group (Ctrl-C, kill -9 -PGID) spares it.
         detached: true,
         windowsHide: true,

@@ -6,7 +6,9 @@
  */
 import type * as childProcess from 'node:child_process';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
+import { waitUntil } from '../../test-support/processes';
 import { Git } from './git';
 import { execInRunner, gitRunnerForTests, IDLE_MS } from './git-exec';
 
@@ -64,6 +66,24 @@ describe('git through the helper process', () => {
     await expect(hanging).rejects.toThrow(/the helper that runs git stopped/);
     expect((await call('printf', ['%s', 'again'])).stdout.toString()).toBe('again');
     expect(gitRunnerForTests.pid()).not.toBe(first);
+  });
+
+  it.runIf(process.platform === 'linux')('starts its helper without NODE_EXTRA_CA_CERTS, and each call\'s process gets the environment the call gives', async () => {
+    // A helper started now, with the variable set in the host's environment.
+    gitRunnerForTests.kill();
+    await waitUntil(() => gitRunnerForTests.pid() === undefined, 'the helper to be gone');
+    const before = process.env.NODE_EXTRA_CA_CERTS;
+    process.env.NODE_EXTRA_CA_CERTS = '/etc/ssl/certs/ca-certificates.crt';
+    try {
+      const echoed = await call('sh', ['-c', 'printf %s "$NODE_EXTRA_CA_CERTS"']);
+      expect(echoed.stdout.toString()).toBe('/etc/ssl/certs/ca-certificates.crt');
+      const environ = readFileSync(`/proc/${gitRunnerForTests.pid()!}/environ`, 'utf8').split('\0');
+      expect(environ.some((v) => v.startsWith('PATH='))).toBe(true);
+      expect(environ.filter((v) => v.startsWith('NODE_EXTRA_CA_CERTS='))).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+      else process.env.NODE_EXTRA_CA_CERTS = before;
+    }
   });
 
   it('retires a helper left idle for IDLE_MS, and starts another for the next call', async () => {

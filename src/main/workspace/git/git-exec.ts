@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NdJsonSplitter } from '../../util/ndjson-splitter';
-import { ownProcess } from '../../util/own-process';
+import { helperEnv, ownProcess } from '../../util/own-process';
 
 export interface ExecRequest {
   file: string;
@@ -111,7 +111,7 @@ class GitRunner {
     if (this.child) return this.child;
     // Node runs the script; the packaged app (RunAsNode fuse off) runs its own binary in the role.
     const launch = ownProcess('git-runner', gitRunnerEntry(), []);
-    const child = spawn(launch.command, launch.args, { stdio: ['pipe', 'pipe', 'inherit'], windowsHide: true });
+    const child = spawn(launch.command, launch.args, { stdio: ['pipe', 'pipe', 'inherit'], env: helperEnv(), windowsHide: true });
     this.child = child;
     const splitter = new NdJsonSplitter(
       {
