@@ -174,13 +174,13 @@ describe('bench runner --out and --compare', () => {
 
 describe('bench runner machine speed', () => {
   const normal = (): Speed[] => [
-    { nodeStartMs: 45, bareNodeStartMs: 44, cpuMs: 40, env: {} },
-    { nodeStartMs: 47, bareNodeStartMs: 45, cpuMs: 42, env: {} },
+    { nodeStartMs: 45, bareNodeStartMs: 44, cpuMs: 40, syscallMs: 20, env: {} },
+    { nodeStartMs: 47, bareNodeStartMs: 45, cpuMs: 42, syscallMs: 22, env: {} },
   ];
   const certs = { NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' };
   const slow = (): Speed[] => [
-    { nodeStartMs: 90, bareNodeStartMs: 50, cpuMs: 85, env: certs },
-    { nodeStartMs: 95, bareNodeStartMs: 52, cpuMs: 80, env: certs },
+    { nodeStartMs: 90, bareNodeStartMs: 50, cpuMs: 85, syscallMs: 21, env: certs },
+    { nodeStartMs: 95, bareNodeStartMs: 52, cpuMs: 80, syscallMs: 21, env: certs },
   ];
 
   it('reads it as the run begins and ends, prints it and stores it with the figures', async () => {
@@ -201,12 +201,12 @@ describe('bench runner machine speed', () => {
     expect(seen.slice(0, 5)).toEqual(['settle', 'speed', 'settle', 'group', 'settle']);
     expect(seen[5]).toBe('speed');
     expect(seen).toContain(
-      'machine speed: node -e 0 in 45 ms (44 ms with only PATH set), the CPU probe 40 ms as the run began; node -e 0 in 47 ms (45 ms with only PATH set), the CPU probe 42 ms as it ended',
+      'machine speed: node -e 0 in 45 ms (44 ms with only PATH set), the CPU probe 40 ms, 20,000 stat calls 20 ms as the run began; node -e 0 in 47 ms (45 ms with only PATH set), the CPU probe 42 ms, 20,000 stat calls 22 ms as it ended',
     );
     expect(seen.some((l) => l.startsWith('the environment sets'))).toBe(false);
     expect(JSON.parse(readFileSync(file, 'utf8')).speed).toEqual({
-      start: { nodeStartMs: 45, bareNodeStartMs: 44, cpuMs: 40, env: {} },
-      end: { nodeStartMs: 47, bareNodeStartMs: 45, cpuMs: 42, env: {} },
+      start: { nodeStartMs: 45, bareNodeStartMs: 44, cpuMs: 40, syscallMs: 20, env: {} },
+      end: { nodeStartMs: 47, bareNodeStartMs: 45, cpuMs: 42, syscallMs: 22, env: {} },
     });
   });
 
@@ -216,12 +216,23 @@ describe('bench runner machine speed', () => {
     const r = await bench([group(['lag_ms'], () => [lag(140)])], ['--compare', file], slow());
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^lag_ms .* \+40% WORSE/m);
-    expect(r.out).toContain('against the stored run (node -e 0 in 46 ms, the CPU probe 41 ms): 2.01× its start-up time, 2.01× its CPU probe\'s');
+    expect(r.out).toContain(
+      "against the stored run (node -e 0 in 46 ms, the CPU probe 41 ms, the stat calls 21 ms): 2.01× its start-up time, 2.01× its CPU probe's, 1.00× its stat calls'",
+    );
     expect(r.out).toContain("this run's machine or environment was slower than the stored run's: the 1 figure(s) flagged WORSE (lag_ms) may be the machine");
     // What made every start slower is named: the variable, and that the stored run had none.
     expect(r.out).toContain('the environment sets NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt: every host and agent this run started paid for it');
     expect(r.out).toContain("the stored run's environment set none of them; this one's NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt");
     expect(r.out).toContain('1 more than 20% worse');
+  });
+
+  it('says a run whose system calls alone were slower ran on a slower machine', async () => {
+    const file = join(dir, 'old.json');
+    await bench([group(['lag_ms'], () => [lag(100)])], ['--out', file], normal());
+    const slowCalls = normal().map((s) => ({ ...s, syscallMs: s.syscallMs * 3 }));
+    const r = await bench([group(['lag_ms'], () => [lag(100)])], ['--compare', file], slowCalls);
+    expect(r.out).toContain("3.00× its stat calls'");
+    expect(r.out).toContain("this run's machine or environment was slower than the stored run's");
   });
 
   it('says when it ran faster, and nothing of the kind at the same speed', async () => {
@@ -244,7 +255,7 @@ describe('bench runner machine speed', () => {
 
   it('reads this machine for real, and names the start-up variables the environment sets', () => {
     const s = speed({ PATH: process.env.PATH, NODE_OPTIONS: '--max-old-space-size=512', HOME: '/nowhere' });
-    for (const ms of [s.nodeStartMs, s.bareNodeStartMs, s.cpuMs]) {
+    for (const ms of [s.nodeStartMs, s.bareNodeStartMs, s.cpuMs, s.syscallMs]) {
       expect(ms).toBeGreaterThan(1);
       expect(ms).toBeLessThan(2_000);
     }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { cpus, freemem, loadavg, release, totalmem, type as osType } from 'node:os';
 
 export interface Machine {
@@ -81,6 +81,12 @@ export interface Speed {
   bareNodeStartMs: number;
   /** A fixed piece of JavaScript work in this process (JSON, a sort, a hash). Median of 7, ms. */
   cpuMs: number;
+  /**
+   * 20,000 `stat` calls of one file: what the kernel charges a system call, which `git status`
+   * and SQLite make by the thousand (3–5 µs each here, against well under 1 µs on a plain Linux
+   * machine). Median of 7, ms.
+   */
+  syscallMs: number;
   /** Those of START_VARIABLES the environment sets, with their values. */
   env: Record<string, string>;
 }
@@ -106,6 +112,10 @@ const timedMs = (fn: () => void): number => {
   return performance.now() - start;
 };
 
+function syscalls(): void {
+  for (let i = 0; i < 20_000; i++) statSync(process.execPath);
+}
+
 const nodeStart = (env: NodeJS.ProcessEnv): number => median(() => timedMs(() => spawnSync(process.execPath, ['-e', '0'], { stdio: 'ignore', env })));
 
 export function speed(env: NodeJS.ProcessEnv = process.env): Speed {
@@ -115,6 +125,7 @@ export function speed(env: NodeJS.ProcessEnv = process.env): Speed {
     nodeStartMs: nodeStart(env),
     bareNodeStartMs: nodeStart({ PATH: env.PATH ?? '' }),
     cpuMs: median(() => timedMs(cpuWork)),
+    syscallMs: median(() => timedMs(syscalls)),
     env: set,
   };
 }

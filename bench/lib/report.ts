@@ -129,6 +129,7 @@ const both = (r: SpeedReadings): Omit<Speed, 'env'> => ({
   nodeStartMs: (r.start.nodeStartMs + r.end.nodeStartMs) / 2,
   bareNodeStartMs: (r.start.bareNodeStartMs + r.end.bareNodeStartMs) / 2,
   cpuMs: (r.start.cpuMs + r.end.cpuMs) / 2,
+  syscallMs: (r.start.syscallMs + r.end.syscallMs) / 2,
 });
 const times = (x: number): string => `${x.toFixed(2)}×`;
 const ms = (x: number): string => `${Math.round(x)} ms`;
@@ -143,7 +144,8 @@ const envText = (env: Record<string, string>): string =>
  * side by side before believing them.
  */
 export function speedLines(now: SpeedReadings, old: StoredRun | undefined, worse: readonly string[] = []): string[] {
-  const reading = (r: Speed): string => `node -e 0 in ${ms(r.nodeStartMs)} (${ms(r.bareNodeStartMs)} with only PATH set), the CPU probe ${ms(r.cpuMs)}`;
+  const reading = (r: Speed): string =>
+    `node -e 0 in ${ms(r.nodeStartMs)} (${ms(r.bareNodeStartMs)} with only PATH set), the CPU probe ${ms(r.cpuMs)}, 20,000 stat calls ${ms(r.syscallMs)}`;
   const lines = [`machine speed: ${reading(now.start)} as the run began; ${reading(now.end)} as it ended`];
   if (Object.keys(now.start.env).length > 0) {
     lines.push(`the environment sets ${envText(now.start.env)}: every host and agent this run started paid for it as it started`);
@@ -157,15 +159,18 @@ export function speedLines(now: SpeedReadings, old: StoredRun | undefined, worse
   const mine = both(now);
   const start = mine.nodeStartMs / before.nodeStartMs;
   const cpu = mine.cpuMs / before.cpuMs;
-  lines.push(`against the stored run (node -e 0 in ${ms(before.nodeStartMs)}, the CPU probe ${ms(before.cpuMs)}): ${times(start)} its start-up time, ${times(cpu)} its CPU probe's`);
+  const sys = mine.syscallMs / before.syscallMs;
+  lines.push(
+    `against the stored run (node -e 0 in ${ms(before.nodeStartMs)}, the CPU probe ${ms(before.cpuMs)}, the stat calls ${ms(before.syscallMs)}): ${times(start)} its start-up time, ${times(cpu)} its CPU probe's, ${times(sys)} its stat calls'`,
+  );
   if (envText(old.speed.start.env) !== envText(now.start.env)) {
     lines.push(`the stored run's environment set ${envText(old.speed.start.env)}; this one's ${envText(now.start.env)}`);
   }
-  if (Math.max(start, cpu) > 1 + REGRESSION) {
+  if (Math.max(start, cpu, sys) > 1 + REGRESSION) {
     lines.push(
       `this run's machine or environment was slower than the stored run's${worse.length ? `: the ${worse.length} figure(s) flagged WORSE (${worse.join(', ')}) may be the machine or the environment; compare the builds side by side before believing them` : ''}`,
     );
-  } else if (Math.min(start, cpu) < 1 / (1 + REGRESSION)) {
+  } else if (Math.min(start, cpu, sys) < 1 / (1 + REGRESSION)) {
     lines.push("this run's machine or environment was faster than the stored run's: figures that read better may be the machine or the environment");
   }
   return lines;
@@ -175,7 +180,7 @@ function isSpeed(x: unknown): x is Speed {
   if (typeof x !== 'object' || x === null) return false;
   const s = x as Speed;
   const positive = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n > 0;
-  return positive(s.nodeStartMs) && positive(s.bareNodeStartMs) && positive(s.cpuMs) && typeof s.env === 'object' && s.env !== null;
+  return positive(s.nodeStartMs) && positive(s.bareNodeStartMs) && positive(s.cpuMs) && positive(s.syscallMs) && typeof s.env === 'object' && s.env !== null;
 }
 
 function isSpeedReadings(x: unknown): x is SpeedReadings {

@@ -59,7 +59,7 @@ export async function runBench(groups: readonly BenchGroup[], args: BenchArgs, i
     io.err(`machine speed (${when})`);
     if (io.settle) io.err(`  · ${await io.settle()}`);
     const s = io.speed();
-    io.err(`  · node -e 0 in ${Math.round(s.nodeStartMs)} ms (${Math.round(s.bareNodeStartMs)} ms with only PATH set), the CPU probe ${Math.round(s.cpuMs)} ms`);
+    io.err(`  · node -e 0 in ${Math.round(s.nodeStartMs)} ms (${Math.round(s.bareNodeStartMs)} ms with only PATH set), the CPU probe ${Math.round(s.cpuMs)} ms, 20,000 stat calls ${Math.round(s.syscallMs)} ms`);
     return s;
   };
   const started = performance.now();
