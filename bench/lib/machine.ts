@@ -83,8 +83,7 @@ export interface Speed {
   cpuMs: number;
   /**
    * 20,000 `stat` calls of one file: what the kernel charges a system call, which `git status`
-   * and SQLite make by the thousand (3–5 µs each here, against well under 1 µs on a plain Linux
-   * machine). Median of 7, ms.
+   * and SQLite make by the thousand (3–5 µs each here). Median of 7, ms.
    */
   syscallMs: number;
   /** Those of START_VARIABLES the environment sets, with their values. */
