@@ -31,8 +31,13 @@ export interface HeadlessServer {
 
 const COOKIE = 'switchboard_token';
 
-/** ws, read with `require` for the reason `store/sqlite.ts` gives (ADR 0027). */
-const { WebSocketServer } = createRequire(import.meta.url)('ws') as { WebSocketServer: typeof WsServer };
+/**
+ * ws, read with `require` for the reason `store/sqlite.ts` gives (ADR 0027), and on first use:
+ * its files took 12–22 ms to load, on the way to the ready line while no window can have
+ * connected yet. The server loads it just after it listens (`startHeadlessServer`).
+ */
+let wsLib: { WebSocketServer: typeof WsServer } | undefined;
+const wsModule = (): { WebSocketServer: typeof WsServer } => (wsLib ??= createRequire(import.meta.url)('ws') as { WebSocketServer: typeof WsServer });
 const CSP =
   "default-src 'self'; connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src 'self'; manifest-src 'self'; frame-ancestors 'none'";
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -148,10 +153,15 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
   // together were all dispatched in one turn, so a quick request's answer (sent once its handler's
   // promise settles) waited for every slower handler read with it: at start, the window's first
   // page of sessions waited ~200 ms for the whole list asked for right after it.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024, allowSynchronousEvents: false });
-  // `ws` emits `error` here only for an HTTP server it owns (not with noServer); a listener keeps a
-  // future one from being fatal.
-  wss.on('error', (err) => o.log.warn('websocket server error', { error: String(err) }));
+  let wss: WsServer | undefined;
+  const wsServer = (): WsServer => {
+    if (wss) return wss;
+    wss = new (wsModule().WebSocketServer)({ noServer: true, maxPayload: 16 * 1024 * 1024, allowSynchronousEvents: false });
+    // `ws` emits `error` here only for an HTTP server it owns (not with noServer); a listener keeps a
+    // future one from being fatal.
+    wss.on('error', (err) => o.log.warn('websocket server error', { error: String(err) }));
+    return wss;
+  };
   server.on('upgrade', (req, socket, head) => {
     // Node's HTTP server takes its own error listener off an upgraded socket: a reset from the
     // client before `ws` takes the socket over (or while a refusal is written) must not be fatal.
@@ -164,7 +174,7 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => attach(ws, socket));
+    wsServer().handleUpgrade(req, socket, head, (ws) => attach(ws, socket));
   });
 
   let tabs = 0;
@@ -225,6 +235,10 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
   // Once listening, a server error (accept failing for want of file descriptors) is reported,
   // never thrown: the sessions and the windows already connected go on.
   server.on('error', (err) => o.log.error('http server error', { error: String(err) }));
+  // Loaded now, after the ready line and long before a window opened from it connects; an upgrade
+  // that comes first loads it itself.
+  let closed = false;
+  setImmediate(() => closed || wsServer());
   const port = (server.address() as AddressInfo).port;
   const shownHost = o.hostname.includes(':') ? `[${o.hostname}]` : o.hostname;
   return {
@@ -232,6 +246,7 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
     port,
     close: () =>
       new Promise<void>((resolve) => {
+        closed = true;
         for (const ws of sockets) ws.close(1001, 'Switchboard is shutting down');
         // A tab that never answers the close handshake (asleep laptop, dead tunnel) must not
         // hold up quitting.
@@ -240,7 +255,7 @@ export async function startHeadlessServer(o: HeadlessServerOptions): Promise<Hea
           resolve();
         }, 500);
         force.unref();
-        wss.close();
+        wss?.close();
         server.close(() => {
           clearTimeout(force);
           resolve();
